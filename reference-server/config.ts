@@ -1,0 +1,105 @@
+// Server configuration: defaults, and validateConfig() that names the bad option.
+// Configuration enters at the edge (CLI, tests), is validated once and passed down read-only.
+
+export interface PayloadLimit {
+  /** Path pattern: `*` matches one segment, `**` any rest (ThingsBoard's max_payload_size syntax). */
+  pattern: string;
+  bytes: number;
+}
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** -1 disables HTTPS; 0 picks a free port. */
+  httpsPort: number;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** SQLite file, or ':memory:'. */
+  db: string;
+  defaultPollTimeoutMs: number;
+  maxPollTimeoutMs: number;
+  clientRpcTimeoutMs: number;
+  /** device.claim.duration */
+  claimDurationMs: number;
+  /** Default server-side RPC timeout (ThingsBoard server.rest.server_side_rpc.default_timeout). */
+  serverRpcDefaultTimeoutMs: number;
+  /** Minimum server-side RPC timeout (ThingsBoard server.rest.server_side_rpc.min_timeout). */
+  serverRpcMinTimeoutMs: number;
+  /** First matching pattern wins. */
+  payloadLimits: PayloadLimit[];
+  /** ThingsBoard transport.json.type_cast_enabled: numeric strings are stored as numbers. */
+  typeCast: boolean;
+  adminPassword: string;
+  jwtSecret?: string;
+  jwtTtlSeconds: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
+  host: '0.0.0.0',
+  port: 8080,
+  httpsPort: 8443,
+  db: './data/dhi.db',
+  defaultPollTimeoutMs: 60_000,
+  maxPollTimeoutMs: 300_000,
+  clientRpcTimeoutMs: 30_000,
+  claimDurationMs: 86_400_000,
+  serverRpcDefaultTimeoutMs: 10_000,
+  serverRpcMinTimeoutMs: 5_000,
+  payloadLimits: [
+    { pattern: '/api/v1/*/rpc/**', bytes: 65_536 },
+    { pattern: '/api/v1/**', bytes: 52_428_800 },
+    { pattern: '/api/**', bytes: 16_777_216 },
+  ],
+  typeCast: true,
+  adminPassword: 'tenant',
+  jwtTtlSeconds: 9000,
+  logLevel: 'info',
+});
+
+export class ConfigError extends Error {
+  constructor(readonly option: string, message: string) {
+    super(`invalid option ${option}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function checkInt(option: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(option, `expected an integer in ${min}..${max}, got ${value}`);
+  }
+}
+
+/** Merge over the defaults and check every option; throws ConfigError naming the first bad one. */
+export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<ServerConfig> {
+  const config: ServerConfig = { ...defaultConfig, ...dropUndefined(input) };
+  checkInt('port', config.port, 0, 65535);
+  checkInt('httpsPort', config.httpsPort, -1, 65535);
+  checkInt('defaultPollTimeoutMs', config.defaultPollTimeoutMs, 1);
+  checkInt('maxPollTimeoutMs', config.maxPollTimeoutMs, 1);
+  if (config.defaultPollTimeoutMs > config.maxPollTimeoutMs) {
+    throw new ConfigError('defaultPollTimeoutMs', `must not exceed maxPollTimeoutMs (${config.maxPollTimeoutMs})`);
+  }
+  checkInt('clientRpcTimeoutMs', config.clientRpcTimeoutMs, 1);
+  checkInt('claimDurationMs', config.claimDurationMs, 1);
+  checkInt('serverRpcDefaultTimeoutMs', config.serverRpcDefaultTimeoutMs, 1);
+  checkInt('serverRpcMinTimeoutMs', config.serverRpcMinTimeoutMs, 0);
+  checkInt('jwtTtlSeconds', config.jwtTtlSeconds, 1);
+  if (!config.db) throw new ConfigError('db', 'must be a file path or :memory:');
+  if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
+    throw new ConfigError(config.tlsCert ? 'tlsKey' : 'tlsCert', 'tlsCert and tlsKey go together');
+  }
+  if (!config.adminPassword) throw new ConfigError('adminPassword', 'must not be empty');
+  if (!LOG_LEVELS.includes(config.logLevel)) throw new ConfigError('logLevel', `expected one of ${LOG_LEVELS.join(', ')}`);
+  for (const limit of config.payloadLimits) {
+    if (!limit.pattern.startsWith('/')) throw new ConfigError('payloadLimits', `pattern ${limit.pattern} must start with /`);
+    checkInt(`payloadLimits[${limit.pattern}]`, limit.bytes, 1);
+  }
+  return Object.freeze(config);
+}
+
+function dropUndefined<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
