@@ -1,0 +1,74 @@
+// Schema and migrations of the embedded store, keyed by PRAGMA user_version.
+// Values live in an untyped column (no affinity, so "007" stays text) next to their type tag.
+import type { Database } from 'better-sqlite3';
+
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE customers (
+    id TEXT PRIMARY KEY, title TEXT NOT NULL UNIQUE, email TEXT, created_time INTEGER NOT NULL);
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, authority TEXT NOT NULL,
+    customer_id TEXT REFERENCES customers(id) ON DELETE CASCADE,
+    first_name TEXT, last_name TEXT, password_hash TEXT, created_time INTEGER NOT NULL);
+  CREATE TABLE device_profiles (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, type TEXT NOT NULL, transport_type TEXT NOT NULL,
+    description TEXT, is_default INTEGER NOT NULL DEFAULT 0, provision_type TEXT NOT NULL,
+    provision_key TEXT UNIQUE, provision_secret TEXT, firmware_id TEXT, software_id TEXT,
+    created_time INTEGER NOT NULL);
+  CREATE TABLE devices (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, type TEXT NOT NULL, label TEXT,
+    token TEXT NOT NULL UNIQUE, profile_id TEXT NOT NULL REFERENCES device_profiles(id),
+    customer_id TEXT REFERENCES customers(id) ON DELETE SET NULL,
+    firmware_id TEXT, software_id TEXT, additional_info TEXT, created_time INTEGER NOT NULL,
+    rpc_seq INTEGER NOT NULL DEFAULT 0);
+  CREATE TABLE telemetry (
+    device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE, key TEXT NOT NULL,
+    ts INTEGER NOT NULL, type TEXT NOT NULL, value,
+    PRIMARY KEY (device_id, key, ts)) WITHOUT ROWID;
+  CREATE TABLE telemetry_latest (
+    device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE, key TEXT NOT NULL,
+    ts INTEGER NOT NULL, type TEXT NOT NULL, value,
+    PRIMARY KEY (device_id, key)) WITHOUT ROWID;
+  CREATE TABLE attributes (
+    device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE, scope TEXT NOT NULL,
+    key TEXT NOT NULL, type TEXT NOT NULL, value, last_update_ts INTEGER NOT NULL,
+    PRIMARY KEY (device_id, scope, key)) WITHOUT ROWID;
+  CREATE TABLE rpc (
+    id TEXT PRIMARY KEY, device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+    request_id INTEGER NOT NULL, method TEXT NOT NULL, params TEXT NOT NULL,
+    oneway INTEGER NOT NULL, persistent INTEGER NOT NULL, status TEXT NOT NULL,
+    expiration_time INTEGER NOT NULL, created_time INTEGER NOT NULL, response TEXT,
+    retries INTEGER NOT NULL DEFAULT 0, additional_info TEXT,
+    UNIQUE (device_id, request_id));
+  CREATE INDEX rpc_queue ON rpc (device_id, status, created_time);
+  CREATE TABLE claims (
+    device_id TEXT PRIMARY KEY REFERENCES devices(id) ON DELETE CASCADE,
+    secret_key TEXT NOT NULL, expires_at INTEGER NOT NULL);
+  CREATE TABLE ota_packages (
+    id TEXT PRIMARY KEY, type TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, tag TEXT,
+    url TEXT, profile_id TEXT, file_name TEXT, content_type TEXT, checksum_algorithm TEXT,
+    checksum TEXT, data_size INTEGER, data BLOB, created_time INTEGER NOT NULL,
+    UNIQUE (type, title, version));
+  CREATE TABLE rules (method TEXT PRIMARY KEY, type TEXT NOT NULL, reply TEXT);
+  `,
+];
+
+export function migrate(db: Database, defaultProfileId: string, now: number): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new Error(`database schema version ${version} is newer than this dhi (${MIGRATIONS.length})`);
+  }
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]);
+      if (v === 0) {
+        db.prepare(
+          `INSERT INTO device_profiles (id, name, type, transport_type, is_default, provision_type, created_time)
+           VALUES (?, 'default', 'DEFAULT', 'DEFAULT', 1, 'DISABLED', ?)`,
+        ).run(defaultProfileId, now);
+      }
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

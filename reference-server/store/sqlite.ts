@@ -1,0 +1,351 @@
+// The embedded default store: one SQLite file (WAL, synchronous=FULL) through better-sqlite3.
+// Statements are prepared once; device lookups by token are cached for the hot path.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { migrate } from './sqlite-schema.js';
+import { createGroupCommit } from './group-commit.js';
+import { fromRow, toCell, type KvRow } from './sqlite-values.js';
+import type {
+  ClaimRecord, CustomerRecord, DeviceRecord, JsonValue, KvEntry, OtaRecord, Page, ProfileRecord, RpcRecord,
+  RpcStatus, RuleRecord, Scope, Store, TelemetryQuery, UserRecord,
+} from './types.js';
+
+type Row = Record<string, unknown>;
+
+const deviceFrom = (r: Row): DeviceRecord => ({
+  id: r.id as string, name: r.name as string, type: r.type as string, label: r.label as string | null,
+  token: r.token as string, profileId: r.profile_id as string, customerId: r.customer_id as string | null,
+  firmwareId: r.firmware_id as string | null, softwareId: r.software_id as string | null,
+  additionalInfo: r.additional_info ? JSON.parse(r.additional_info as string) : null,
+  createdTime: r.created_time as number,
+});
+const deviceCells = (d: DeviceRecord) => ({
+  id: d.id, name: d.name, type: d.type, label: d.label, token: d.token, profile_id: d.profileId,
+  customer_id: d.customerId, firmware_id: d.firmwareId, software_id: d.softwareId,
+  additional_info: d.additionalInfo ? JSON.stringify(d.additionalInfo) : null, created_time: d.createdTime,
+});
+const profileFrom = (r: Row): ProfileRecord => ({
+  id: r.id as string, name: r.name as string, type: r.type as string, transportType: r.transport_type as string,
+  description: r.description as string | null, isDefault: r.is_default === 1,
+  provisionType: r.provision_type as ProfileRecord['provisionType'], provisionKey: r.provision_key as string | null,
+  provisionSecret: r.provision_secret as string | null, firmwareId: r.firmware_id as string | null,
+  softwareId: r.software_id as string | null, createdTime: r.created_time as number,
+});
+const profileCells = (p: ProfileRecord) => ({
+  id: p.id, name: p.name, type: p.type, transport_type: p.transportType, description: p.description,
+  is_default: p.isDefault ? 1 : 0, provision_type: p.provisionType, provision_key: p.provisionKey,
+  provision_secret: p.provisionSecret, firmware_id: p.firmwareId, software_id: p.softwareId, created_time: p.createdTime,
+});
+const rpcFrom = (r: Row): RpcRecord => ({
+  id: r.id as string, deviceId: r.device_id as string, requestId: r.request_id as number, method: r.method as string,
+  params: JSON.parse(r.params as string) as JsonValue, oneway: r.oneway === 1, persistent: r.persistent === 1,
+  status: r.status as RpcStatus, expirationTime: r.expiration_time as number, createdTime: r.created_time as number,
+  response: r.response as string | null, retries: r.retries as number,
+  additionalInfo: r.additional_info ? (JSON.parse(r.additional_info as string) as JsonValue) : null,
+});
+const otaFrom = (r: Row): OtaRecord => ({
+  id: r.id as string, type: r.type as OtaRecord['type'], title: r.title as string, version: r.version as string,
+  tag: r.tag as string | null, url: r.url as string | null, profileId: r.profile_id as string | null,
+  fileName: r.file_name as string | null, contentType: r.content_type as string | null,
+  checksumAlgorithm: r.checksum_algorithm as string | null, checksum: r.checksum as string | null,
+  dataSize: r.data_size as number | null, createdTime: r.created_time as number,
+});
+const otaCells = (o: OtaRecord) => ({
+  id: o.id, type: o.type, title: o.title, version: o.version, tag: o.tag, url: o.url, profile_id: o.profileId,
+  file_name: o.fileName, content_type: o.contentType, checksum_algorithm: o.checksumAlgorithm,
+  checksum: o.checksum, data_size: o.dataSize, created_time: o.createdTime,
+});
+const customerFrom = (r: Row): CustomerRecord => ({
+  id: r.id as string, title: r.title as string, email: r.email as string | null, createdTime: r.created_time as number,
+});
+const userFrom = (r: Row): UserRecord => ({
+  id: r.id as string, email: r.email as string, authority: r.authority as UserRecord['authority'],
+  customerId: r.customer_id as string | null, firstName: r.first_name as string | null,
+  lastName: r.last_name as string | null, passwordHash: r.password_hash as string | null,
+  createdTime: r.created_time as number,
+});
+
+/** `IN (...)` needs one placeholder per key; key lists are filtered in JS instead of building SQL per call. */
+const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
+  keys ? entries.filter((e) => keys.includes(e.key)) : entries;
+
+export function createSqliteStore(path: string): Store {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, randomUUID(), Date.now());
+  const group = createGroupCommit(db);
+
+  const q = {
+    deviceByToken: db.prepare('SELECT * FROM devices WHERE token = ?'),
+    deviceById: db.prepare('SELECT * FROM devices WHERE id = ?'),
+    deviceByName: db.prepare('SELECT * FROM devices WHERE name = ?'),
+    devicesPage: db.prepare('SELECT * FROM devices WHERE name LIKE ? ORDER BY created_time DESC, name LIMIT ? OFFSET ?'),
+    devicesCount: db.prepare('SELECT count(*) AS n FROM devices WHERE name LIKE ?'),
+    insertDevice: db.prepare(`INSERT INTO devices (id, name, type, label, token, profile_id, customer_id, firmware_id,
+      software_id, additional_info, created_time) VALUES (@id, @name, @type, @label, @token, @profile_id, @customer_id,
+      @firmware_id, @software_id, @additional_info, @created_time)`),
+    updateDevice: db.prepare(`UPDATE devices SET name=@name, type=@type, label=@label, token=@token,
+      profile_id=@profile_id, customer_id=@customer_id, firmware_id=@firmware_id, software_id=@software_id,
+      additional_info=@additional_info WHERE id=@id`),
+    deleteDevice: db.prepare('DELETE FROM devices WHERE id = ?'),
+    nextRpcSeq: db.prepare('UPDATE devices SET rpc_seq = rpc_seq + 1 WHERE id = ? RETURNING rpc_seq - 1 AS id'),
+    insertTelemetry: db.prepare('INSERT OR REPLACE INTO telemetry (device_id, key, ts, type, value) VALUES (?, ?, ?, ?, ?)'),
+    upsertLatest: db.prepare(`INSERT INTO telemetry_latest (device_id, key, ts, type, value) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (device_id, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
+      WHERE excluded.ts >= telemetry_latest.ts`),
+    latest: db.prepare('SELECT key, ts, type, value FROM telemetry_latest WHERE device_id = ? ORDER BY key'),
+    rangeAsc: db.prepare(`SELECT key, ts, type, value FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts <= ?
+      ORDER BY ts ASC LIMIT ?`),
+    rangeDesc: db.prepare(`SELECT key, ts, type, value FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts <= ?
+      ORDER BY ts DESC LIMIT ?`),
+    telemetryCount: db.prepare('SELECT count(*) AS n FROM telemetry WHERE device_id = ?'),
+    upsertAttribute: db.prepare(`INSERT INTO attributes (device_id, scope, key, type, value, last_update_ts)
+      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, scope, key)
+      DO UPDATE SET type=excluded.type, value=excluded.value, last_update_ts=excluded.last_update_ts`),
+    deleteAttribute: db.prepare('DELETE FROM attributes WHERE device_id = ? AND scope = ? AND key = ?'),
+    attributes: db.prepare(`SELECT key, last_update_ts AS ts, type, value FROM attributes
+      WHERE device_id = ? AND scope = ? ORDER BY key`),
+    insertRpc: db.prepare(`INSERT INTO rpc (id, device_id, request_id, method, params, oneway, persistent, status,
+      expiration_time, created_time, response, retries, additional_info) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    updateRpc: db.prepare('UPDATE rpc SET status = ?, response = ?, retries = ? WHERE id = ?'),
+    deleteRpc: db.prepare('DELETE FROM rpc WHERE id = ?'),
+    rpcById: db.prepare('SELECT * FROM rpc WHERE id = ?'),
+    rpcByRequestId: db.prepare('SELECT * FROM rpc WHERE device_id = ? AND request_id = ?'),
+    queuedRpcs: db.prepare(`SELECT * FROM rpc WHERE device_id = ? AND status = 'QUEUED' AND expiration_time > ?
+      ORDER BY created_time, request_id`),
+    rpcsPage: db.prepare(`SELECT * FROM rpc WHERE device_id = ? AND persistent = 1 AND (? IS NULL OR status = ?)
+      ORDER BY created_time DESC, request_id DESC LIMIT ? OFFSET ?`),
+    rpcsCount: db.prepare('SELECT count(*) AS n FROM rpc WHERE device_id = ? AND persistent = 1 AND (? IS NULL OR status = ?)'),
+    setClaim: db.prepare('INSERT OR REPLACE INTO claims (device_id, secret_key, expires_at) VALUES (?, ?, ?)'),
+    claim: db.prepare('SELECT device_id AS deviceId, secret_key AS secretKey, expires_at AS expiresAt FROM claims WHERE device_id = ?'),
+    deleteClaim: db.prepare('DELETE FROM claims WHERE device_id = ?'),
+    insertProfile: db.prepare(`INSERT INTO device_profiles (id, name, type, transport_type, description, is_default,
+      provision_type, provision_key, provision_secret, firmware_id, software_id, created_time) VALUES (@id, @name, @type,
+      @transport_type, @description, @is_default, @provision_type, @provision_key, @provision_secret, @firmware_id,
+      @software_id, @created_time)`),
+    updateProfile: db.prepare(`UPDATE device_profiles SET name=@name, type=@type, transport_type=@transport_type,
+      description=@description, is_default=@is_default, provision_type=@provision_type, provision_key=@provision_key,
+      provision_secret=@provision_secret, firmware_id=@firmware_id, software_id=@software_id WHERE id=@id`),
+    deleteProfile: db.prepare('DELETE FROM device_profiles WHERE id = ?'),
+    profileById: db.prepare('SELECT * FROM device_profiles WHERE id = ?'),
+    profileByName: db.prepare('SELECT * FROM device_profiles WHERE name = ?'),
+    profileByKey: db.prepare('SELECT * FROM device_profiles WHERE provision_key = ?'),
+    defaultProfile: db.prepare('SELECT * FROM device_profiles WHERE is_default = 1 LIMIT 1'),
+    profilesPage: db.prepare('SELECT * FROM device_profiles ORDER BY created_time, name LIMIT ? OFFSET ?'),
+    profilesCount: db.prepare('SELECT count(*) AS n FROM device_profiles'),
+    devicesUsingProfile: db.prepare('SELECT count(*) AS n FROM devices WHERE profile_id = ?'),
+    insertOta: db.prepare(`INSERT INTO ota_packages (id, type, title, version, tag, url, profile_id, file_name,
+      content_type, checksum_algorithm, checksum, data_size, created_time) VALUES (@id, @type, @title, @version, @tag,
+      @url, @profile_id, @file_name, @content_type, @checksum_algorithm, @checksum, @data_size, @created_time)`),
+    updateOta: db.prepare(`UPDATE ota_packages SET type=@type, title=@title, version=@version, tag=@tag, url=@url,
+      profile_id=@profile_id, file_name=@file_name, content_type=@content_type, checksum_algorithm=@checksum_algorithm,
+      checksum=@checksum, data_size=@data_size WHERE id=@id`),
+    setOtaData: db.prepare('UPDATE ota_packages SET data = ? WHERE id = ?'),
+    deleteOta: db.prepare('DELETE FROM ota_packages WHERE id = ?'),
+    otaById: db.prepare(`SELECT id, type, title, version, tag, url, profile_id, file_name, content_type,
+      checksum_algorithm, checksum, data_size, created_time FROM ota_packages WHERE id = ?`),
+    otaData: db.prepare('SELECT data FROM ota_packages WHERE id = ?'),
+    otaPage: db.prepare(`SELECT id, type, title, version, tag, url, profile_id, file_name, content_type,
+      checksum_algorithm, checksum, data_size, created_time FROM ota_packages ORDER BY created_time DESC LIMIT ? OFFSET ?`),
+    otaCount: db.prepare('SELECT count(*) AS n FROM ota_packages'),
+    otaInUse: db.prepare(`SELECT EXISTS (SELECT 1 FROM devices WHERE firmware_id = ?1 OR software_id = ?1)
+      OR EXISTS (SELECT 1 FROM device_profiles WHERE firmware_id = ?1 OR software_id = ?1) AS used`),
+    insertCustomer: db.prepare('INSERT INTO customers (id, title, email, created_time) VALUES (?, ?, ?, ?)'),
+    updateCustomer: db.prepare('UPDATE customers SET title = ?, email = ? WHERE id = ?'),
+    deleteCustomer: db.prepare('DELETE FROM customers WHERE id = ?'),
+    customerById: db.prepare('SELECT * FROM customers WHERE id = ?'),
+    customerByTitle: db.prepare('SELECT * FROM customers WHERE title = ?'),
+    insertUser: db.prepare(`INSERT INTO users (id, email, authority, customer_id, first_name, last_name, password_hash,
+      created_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    userById: db.prepare('SELECT * FROM users WHERE id = ?'),
+    userByEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
+    setRule: db.prepare('INSERT OR REPLACE INTO rules (method, type, reply) VALUES (?, ?, ?)'),
+    deleteRule: db.prepare('DELETE FROM rules WHERE method = ?'),
+    rule: db.prepare('SELECT * FROM rules WHERE method = ?'),
+    rules: db.prepare('SELECT * FROM rules ORDER BY method'),
+    setting: db.prepare('SELECT value FROM settings WHERE key = ?'),
+    setSetting: db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)'),
+  };
+
+  // The hot path authenticates every request by token; cache hits cost one Map lookup.
+  const byToken = new Map<string, DeviceRecord>();
+  const forget = (id: string) => {
+    for (const [token, device] of byToken) if (device.id === id) byToken.delete(token);
+  };
+  const count = (stmt: Database.Statement, ...args: unknown[]) => (stmt.get(...args) as { n: number }).n;
+  const ruleFrom = (r: Row | undefined): RuleRecord | undefined =>
+    r && { method: r.method as string, type: r.type as RuleRecord['type'], reply: r.reply ? JSON.parse(r.reply as string) : null };
+
+  const store: Store = {
+    write: group.write,
+    async close() {
+      group.flushNow();
+      db.close();
+    },
+
+    deviceByToken(token) {
+      let device = byToken.get(token);
+      if (device) return device;
+      const row = q.deviceByToken.get(token) as Row | undefined;
+      if (!row) return undefined;
+      device = deviceFrom(row);
+      byToken.set(token, device);
+      return device;
+    },
+    deviceById: (id) => {
+      const row = q.deviceById.get(id) as Row | undefined;
+      return row && deviceFrom(row);
+    },
+    deviceByName: (name) => {
+      const row = q.deviceByName.get(name) as Row | undefined;
+      return row && deviceFrom(row);
+    },
+    listDevices(page, pageSize, textSearch) {
+      const like = `${(textSearch ?? '').replace(/[%_]/g, '')}%`;
+      return {
+        data: (q.devicesPage.all(like, pageSize, page * pageSize) as Row[]).map(deviceFrom),
+        totalElements: count(q.devicesCount, like),
+      };
+    },
+    insertDevice: (device) => void q.insertDevice.run(deviceCells(device)),
+    updateDevice(device) {
+      forget(device.id);
+      q.updateDevice.run(deviceCells(device));
+    },
+    deleteDevice(id) {
+      forget(id);
+      q.deleteDevice.run(id);
+    },
+    nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
+
+    insertTelemetry(deviceId, entries) {
+      for (const e of entries) {
+        const cell = toCell(e);
+        q.insertTelemetry.run(deviceId, e.key, e.ts, e.type, cell);
+        q.upsertLatest.run(deviceId, e.key, e.ts, e.type, cell);
+      }
+    },
+    latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
+    telemetryRange(deviceId, query: TelemetryQuery) {
+      const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;
+      return query.keys.flatMap((key) =>
+        (stmt.all(deviceId, key, query.startTs, query.endTs, query.limit) as KvRow[]).map(fromRow));
+    },
+    telemetryCount: (deviceId) => count(q.telemetryCount, deviceId),
+
+    upsertAttributes(deviceId, scope, entries) {
+      for (const e of entries) q.upsertAttribute.run(deviceId, scope, e.key, e.type, toCell(e), e.ts);
+    },
+    deleteAttributes: (deviceId, scope, keys) =>
+      keys.filter((key) => q.deleteAttribute.run(deviceId, scope, key).changes > 0),
+    attributes: (deviceId, scope: Scope, keys) => pick((q.attributes.all(deviceId, scope) as KvRow[]).map(fromRow), keys),
+
+    insertRpc: (r) => void q.insertRpc.run(r.id, r.deviceId, r.requestId, r.method, JSON.stringify(r.params),
+      r.oneway ? 1 : 0, r.persistent ? 1 : 0, r.status, r.expirationTime, r.createdTime, r.response, r.retries,
+      r.additionalInfo === null ? null : JSON.stringify(r.additionalInfo)),
+    updateRpc(id, patch) {
+      const current = store.rpcById(id);
+      if (!current) return;
+      const next = { ...current, ...patch };
+      q.updateRpc.run(next.status, next.response, next.retries, id);
+    },
+    deleteRpc: (id) => void q.deleteRpc.run(id),
+    rpcById: (id) => {
+      const row = q.rpcById.get(id) as Row | undefined;
+      return row && rpcFrom(row);
+    },
+    rpcByRequestId: (deviceId, requestId) => {
+      const row = q.rpcByRequestId.get(deviceId, requestId) as Row | undefined;
+      return row && rpcFrom(row);
+    },
+    queuedRpcs: (deviceId, now) => (q.queuedRpcs.all(deviceId, now) as Row[]).map(rpcFrom),
+    listRpcs(deviceId, page, pageSize, status) {
+      const s = status ?? null;
+      return {
+        data: (q.rpcsPage.all(deviceId, s, s, pageSize, page * pageSize) as Row[]).map(rpcFrom),
+        totalElements: count(q.rpcsCount, deviceId, s, s),
+      };
+    },
+
+    setClaim: (c: ClaimRecord) => void q.setClaim.run(c.deviceId, c.secretKey, c.expiresAt),
+    claim: (deviceId) => q.claim.get(deviceId) as ClaimRecord | undefined,
+    deleteClaim: (deviceId) => void q.deleteClaim.run(deviceId),
+
+    insertProfile: (p) => void q.insertProfile.run(profileCells(p)),
+    updateProfile: (p) => void q.updateProfile.run(profileCells(p)),
+    deleteProfile: (id) => void q.deleteProfile.run(id),
+    profileById: (id) => {
+      const row = q.profileById.get(id) as Row | undefined;
+      return row && profileFrom(row);
+    },
+    profileByName: (name) => {
+      const row = q.profileByName.get(name) as Row | undefined;
+      return row && profileFrom(row);
+    },
+    profileByProvisionKey: (key) => {
+      const row = q.profileByKey.get(key) as Row | undefined;
+      return row && profileFrom(row);
+    },
+    defaultProfile: () => profileFrom(q.defaultProfile.get() as Row),
+    listProfiles: (page, pageSize) => ({
+      data: (q.profilesPage.all(pageSize, page * pageSize) as Row[]).map(profileFrom),
+      totalElements: count(q.profilesCount),
+    }),
+    devicesUsingProfile: (profileId) => count(q.devicesUsingProfile, profileId),
+
+    insertOta: (o) => void q.insertOta.run(otaCells(o)),
+    updateOta: (o) => void q.updateOta.run(otaCells(o)),
+    setOtaData: (id, data) => void q.setOtaData.run(data, id),
+    deleteOta: (id) => void q.deleteOta.run(id),
+    otaById: (id) => {
+      const row = q.otaById.get(id) as Row | undefined;
+      return row && otaFrom(row);
+    },
+    otaData: (id) => (q.otaData.get(id) as { data: Buffer | null } | undefined)?.data ?? undefined,
+    listOta: (page, pageSize) => ({
+      data: (q.otaPage.all(pageSize, page * pageSize) as Row[]).map(otaFrom),
+      totalElements: count(q.otaCount),
+    }),
+    otaInUse: (id) => (q.otaInUse.get(id) as { used: number }).used === 1,
+
+    insertCustomer: (c) => void q.insertCustomer.run(c.id, c.title, c.email, c.createdTime),
+    updateCustomer: (c) => void q.updateCustomer.run(c.title, c.email, c.id),
+    deleteCustomer(id) {
+      byToken.clear(); // devices of the customer become unassigned
+      q.deleteCustomer.run(id);
+    },
+    customerById: (id) => {
+      const row = q.customerById.get(id) as Row | undefined;
+      return row && customerFrom(row);
+    },
+    customerByTitle: (title) => {
+      const row = q.customerByTitle.get(title) as Row | undefined;
+      return row && customerFrom(row);
+    },
+    insertUser: (u) => void q.insertUser.run(u.id, u.email, u.authority, u.customerId, u.firstName, u.lastName,
+      u.passwordHash, u.createdTime),
+    userById: (id) => {
+      const row = q.userById.get(id) as Row | undefined;
+      return row && userFrom(row);
+    },
+    userByEmail: (email) => {
+      const row = q.userByEmail.get(email) as Row | undefined;
+      return row && userFrom(row);
+    },
+
+    setRule: (r) => void q.setRule.run(r.method, r.type, r.reply === undefined ? null : JSON.stringify(r.reply)),
+    deleteRule: (method) => q.deleteRule.run(method).changes > 0,
+    rule: (method) => ruleFrom(q.rule.get(method) as Row | undefined),
+    listRules: () => (q.rules.all() as Row[]).map((r) => ruleFrom(r)!),
+
+    setting: (key) => (q.setting.get(key) as { value: string } | undefined)?.value,
+    setSetting: (key, value) => void q.setSetting.run(key, value),
+  };
+  return store;
+}
