@@ -25,6 +25,8 @@ export interface Operation {
   /** The endpoint number in the specification's table (x-dhi-op), device operations only. */
   op?: number;
   tags: string[];
+  /** True when the operation requires a bearer token (the control API), from `security`. */
+  secured: boolean;
   summary: string;
   description: string;
   pathParams: OpenAPIV3_1.ParameterObject[];
@@ -86,6 +88,7 @@ function collectOperations(doc: OpenAPIV3_1.Document, problems: string[]): Opera
         path,
         op: raw['x-dhi-op'],
         tags,
+        secured: (raw.security ?? doc.security ?? []).length > 0,
         summary: raw.summary ?? '',
         description: raw.description ?? '',
         pathParams: params.filter((p) => p.in === 'path'),

@@ -1,18 +1,17 @@
-// One Ajv (JSON Schema draft 2020-12, the dialect of OpenAPI 3.1) for everything that checks
-// documents against the contract: tests, the conformance suite, the simulator's scenario files.
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+// One Ajv setup (JSON Schema draft 2020-12, the dialect of OpenAPI 3.1) for everything that checks
+// documents against the contract: the server's request validation, tests, the conformance suite.
+import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
+import * as formats from 'ajv-formats';
+import type { FormatsPlugin } from 'ajv-formats';
 import type { JsonSchema } from './load.js';
 
-// Both packages are CommonJS with a default export; under NodeNext the class sits on .default.
-const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module }).default ?? Ajv2020Module;
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+// ajv-formats is CommonJS; from ESM its plugin function is the namespace's default.
+const addFormats = formats.default as unknown as FormatsPlugin;
 
 export type Validator = ValidateFunction;
 
-export function createAjv(): InstanceType<typeof Ajv2020> {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+export function createAjv(options: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, ...options });
   addFormats(ajv);
   // OpenAPI's own formats: annotations, as far as JSON types go.
   for (const name of ['int32', 'int64', 'binary', 'double', 'float']) ajv.addFormat(name, true);
@@ -24,12 +23,10 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
   return (errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`);
 }
 
-export function compile(schema: JsonSchema): Validator {
-  return sharedAjv().compile(schema);
-}
+let shared: Ajv2020 | undefined;
 
-let shared: InstanceType<typeof Ajv2020> | undefined;
-function sharedAjv(): InstanceType<typeof Ajv2020> {
+/** Compile with the shared instance (compile once, validate many times). */
+export function compile(schema: JsonSchema): Validator {
   shared ??= createAjv();
-  return shared;
+  return shared.compile(schema);
 }

@@ -117,8 +117,8 @@ export function createSqliteStore(path: string): Store {
     deleteRpc: db.prepare('DELETE FROM rpc WHERE id = ?'),
     rpcById: db.prepare('SELECT * FROM rpc WHERE id = ?'),
     rpcByRequestId: db.prepare('SELECT * FROM rpc WHERE device_id = ? AND request_id = ?'),
-    queuedRpcs: db.prepare(`SELECT * FROM rpc WHERE device_id = ? AND status = 'QUEUED' AND expiration_time > ?
-      ORDER BY created_time, request_id`),
+    pendingPersistentRpcs: db.prepare(`SELECT * FROM rpc WHERE persistent = 1 AND status = 'QUEUED'
+      AND expiration_time > ? ORDER BY device_id, request_id`),
     rpcsPage: db.prepare(`SELECT * FROM rpc WHERE device_id = ? AND persistent = 1 AND (? IS NULL OR status = ?)
       ORDER BY created_time DESC, request_id DESC LIMIT ? OFFSET ?`),
     rpcsCount: db.prepare('SELECT count(*) AS n FROM rpc WHERE device_id = ? AND persistent = 1 AND (? IS NULL OR status = ?)'),
@@ -264,7 +264,7 @@ export function createSqliteStore(path: string): Store {
       const row = q.rpcByRequestId.get(deviceId, requestId) as Row | undefined;
       return row && rpcFrom(row);
     },
-    queuedRpcs: (deviceId, now) => (q.queuedRpcs.all(deviceId, now) as Row[]).map(rpcFrom),
+    pendingPersistentRpcs: (now) => (q.pendingPersistentRpcs.all(now) as Row[]).map(rpcFrom),
     listRpcs(deviceId, page, pageSize, status) {
       const s = status ?? null;
       return {

@@ -170,8 +170,8 @@ export interface Store {
   deleteRpc(id: string): void;
   rpcById(id: string): RpcRecord | undefined;
   rpcByRequestId(deviceId: string, requestId: number): RpcRecord | undefined;
-  /** QUEUED commands not yet expired, oldest first. */
-  queuedRpcs(deviceId: string, now: number): RpcRecord[];
+  /** Persistent commands still QUEUED and not expired, of every device, oldest first (restart). */
+  pendingPersistentRpcs(now: number): RpcRecord[];
   listRpcs(deviceId: string, page: number, pageSize: number, status?: RpcStatus): Page<RpcRecord>;
 
   // claiming

@@ -1,0 +1,107 @@
+// buildApp(config): the Fastify application of the reference server. It never listens.
+import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
+import { loadContract } from '../spec/load.js';
+import { validateConfig, type ServerConfig } from './config.js';
+import { errorBody, errorHandler, ErrorCode } from './errors.js';
+import { parseJsonBody } from './json-body.js';
+import { createLongPolls } from './long-poll.js';
+import { createRpcService } from './rpc-service.js';
+import { createAttributeService } from './attribute-service.js';
+import { createRuleEngine } from './rule-engine.js';
+import { createSqliteStore } from './store/sqlite.js';
+import { deviceApiHandlers } from './device-api/index.js';
+import { createControlApi } from './control-api/index.js';
+import { methodsByPath, registerRoutes } from './routes.js';
+import { createBodyValidator } from './validation.js';
+import { logSerializers } from './logging.js';
+import type { ServerContext } from './context.js';
+import type { DeviceRecord, Store } from './store/types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    dhi: ServerContext;
+  }
+}
+
+export interface BuildOptions {
+  /** Use this store instead of opening config.db (tests reuse one across restarts). */
+  store?: Store;
+}
+
+export async function buildApp(input: Partial<ServerConfig> = {}, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const config = validateConfig(input);
+  const contract = await loadContract();
+  const store = options.store ?? createSqliteStore(config.db);
+  const polls = createLongPolls();
+  const ctx: ServerContext = {
+    config,
+    store,
+    polls,
+    rpc: createRpcService(store, polls),
+    attributes: createAttributeService(store, polls),
+    rules: createRuleEngine(store),
+  };
+
+  const app = Fastify({
+    logger: { level: config.logLevel, serializers: logSerializers },
+    bodyLimit: Math.max(...config.payloadLimits.map((l) => l.bytes)),
+    // Long polls live up to maxPollTimeoutMs; Node's default 5-minute request timeout must not cut them.
+    requestTimeout: 0,
+    forceCloseConnections: 'idle',
+    exposeHeadRoutes: false,
+  });
+  app.decorate('dhi', ctx);
+  app.decorateRequest('device', null as unknown as DeviceRecord);
+  app.setValidatorCompiler(createBodyValidator());
+  app.setErrorHandler(errorHandler);
+
+  // Devices send JSON with any content type (curl's default is form-urlencoded); all of it is parsed
+  // as JSON. Multipart (OTA upload) registers its own parser.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  const authenticateDevice: onRequestHookHandler = (request, reply, done) => {
+    const device = store.deviceByToken((request.params as { accessToken: string }).accessToken);
+    if (!device) {
+      reply.code(401).send(errorBody(401, ErrorCode.AUTHENTICATION, 'Invalid access token'));
+      return;
+    }
+    request.device = device;
+    done();
+  };
+
+  const control = createControlApi(ctx);
+  await control.register(app);
+  const handlers = { ...deviceApiHandlers(ctx), ...control.handlers };
+  // Issue 4 (control API) is in progress: its operations are registered as their handlers land.
+  const operations = contract.operations.filter((op) => op.tags.includes('device') || handlers[op.operationId]);
+  registerRoutes(app, operations, handlers, { device: authenticateDevice, user: control.authenticate }, config.payloadLimits);
+
+  const allowed = methodsByPath(contract);
+  app.setNotFoundHandler((request, reply) => {
+    const methods = allowed(request.url);
+    if (methods) {
+      reply.code(405).header('allow', methods.join(', '));
+      return reply.send(errorBody(405, ErrorCode.BAD_REQUEST_PARAMS, `Request method '${request.method}' is not supported`));
+    }
+    return reply.code(404).send(errorBody(404, ErrorCode.ITEM_NOT_FOUND, `No endpoint ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  // Open polls are answered before the listener closes (408: clients re-poll elsewhere).
+  app.addHook('preClose', (done) => {
+    ctx.polls.endAll();
+    ctx.rpc.close();
+    done();
+  });
+  app.addHook('onClose', async () => {
+    if (!options.store) await store.close();
+  });
+  return app;
+}

@@ -1,0 +1,43 @@
+// Operation 10 and its software twin: the package assigned to the device (else to its profile),
+// whole or in `size`-byte chunks.
+import { badRequest, notFound } from '../errors.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerContext } from '../context.js';
+import type { Handlers } from '../handler.js';
+import type { OtaType } from '../store/types.js';
+
+interface PackageQuery {
+  title: string;
+  version: string;
+  size?: number;
+  chunk?: number;
+}
+
+export function firmwareHandlers({ store }: ServerContext): Handlers {
+  function download(type: OtaType, request: FastifyRequest, reply: FastifyReply) {
+    const device = request.device;
+    const field = type === 'FIRMWARE' ? 'firmwareId' : 'softwareId';
+    const packageId = device[field] ?? store.profileById(device.profileId)?.[field] ?? null;
+    const ota = packageId ? store.otaById(packageId) : undefined;
+    const data = ota && !ota.url ? store.otaData(ota.id) : undefined;
+    const what = type === 'FIRMWARE' ? 'firmware' : 'software';
+    if (!ota || !data) throw notFound(`No ${what} package with data is assigned to the device`);
+    const { title, version, size = 0, chunk = 0 } = request.query as PackageQuery;
+    if (title !== ota.title || version !== ota.version) {
+      throw badRequest(`Requested ${what} ${title} ${version} is not the assigned package`);
+    }
+    const start = Math.min(data.length, chunk * size);
+    const bytes = size > 0 ? data.subarray(start, Math.min(data.length, start + size)) : data;
+    const fileName = ota.fileName ?? `${ota.title}-${ota.version}.bin`;
+    return reply
+      .code(200)
+      .header('content-type', ota.contentType ?? 'application/octet-stream')
+      .header('content-disposition', `attachment;filename=${fileName}`)
+      .header('x-filename', fileName)
+      .send(bytes);
+  }
+  return {
+    getFirmware: (request, reply) => download('FIRMWARE', request, reply),
+    getSoftware: (request, reply) => download('SOFTWARE', request, reply),
+  };
+}

@@ -1,0 +1,31 @@
+// Operations 5 (server RPC long poll), 6 (the device's reply) and 7 (device-side RPC to a rule).
+import { pollTimeout } from './poll-timeout.js';
+import { sendJson, type Handlers } from '../handler.js';
+import type { ServerContext } from '../context.js';
+import type { JsonValue } from '../store/types.js';
+
+export function rpcHandlers({ config, polls, rpc, rules }: ServerContext): Handlers {
+  return {
+    subscribeRpc(request, reply) {
+      // A command issued while no poll was open is answered at once.
+      if (!rpc.deliverQueued(request.device.id, reply)) {
+        polls.wait('rpc', request.device.id, reply, pollTimeout(request, config));
+      }
+      return reply;
+    },
+
+    async postRpcReply(request, reply) {
+      const { requestId } = request.params as { requestId: number };
+      await rpc.reply(request.device.id, requestId, JSON.stringify(request.body));
+      return reply.code(200).send();
+    },
+
+    postClientRpc(request, reply) {
+      const { method, params } = request.body as { method: string; params: JsonValue };
+      const answer = rules.reply(method, params);
+      if (answer) return sendJson(reply, 200, answer.value);
+      polls.wait('clientRpc', request.device.id, reply, config.clientRpcTimeoutMs);
+      return reply;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// Operation 1: telemetry upload in forms (a) key-values, (b) an array, (c) {ts, values}.
+import { appendEntries } from '../kv-values.js';
+import type { ServerContext } from '../context.js';
+import type { Handlers } from '../handler.js';
+import type { KvEntry } from '../store/types.js';
+
+type Record_ = Record<string, unknown>;
+
+/** Form (c) is an object carrying both ts and values; any other object is form (a). */
+function appendRecord(record: Record_, now: number, typeCast: boolean, out: KvEntry[]): void {
+  if ('ts' in record && 'values' in record) appendEntries(record.values as Record_, record.ts as number, typeCast, out);
+  else appendEntries(record, now, typeCast, out);
+}
+
+export function telemetryHandlers({ store, config }: ServerContext): Handlers {
+  const insert = (batch: { deviceId: string; entries: KvEntry[] }) => store.insertTelemetry(batch.deviceId, batch.entries);
+  return {
+    async postTelemetry(request, reply) {
+      const now = Date.now();
+      const entries: KvEntry[] = [];
+      const body = request.body as Record_ | Record_[];
+      if (Array.isArray(body)) for (const record of body) appendRecord(record, now, config.typeCast, entries);
+      else appendRecord(body, now, config.typeCast, entries);
+      if (entries.length > 0) await store.write(insert, { deviceId: request.device.id, entries });
+      return reply.code(200).send();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// The error catalogue of the reference server and its one error handler. Every error except a
+// long-poll timeout answers ThingsBoard's error body {status, message, errorCode, timestamp}.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/** ThingsboardErrorCode values. */
+export const ErrorCode = {
+  GENERAL: 2,
+  AUTHENTICATION: 10,
+  PERMISSION_DENIED: 20,
+  BAD_REQUEST_PARAMS: 31,
+  ITEM_NOT_FOUND: 32,
+  TOO_MANY_REQUESTS: 33,
+} as const;
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly errorCode: number,
+    message: string,
+    /** A body to send instead of the error body (ThingsBoard's bare "FAILURE" strings). */
+    readonly body?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, ErrorCode.BAD_REQUEST_PARAMS, message);
+export const unauthorized = (message: string) => new ApiError(401, ErrorCode.AUTHENTICATION, message);
+export const forbidden = (message: string) => new ApiError(403, ErrorCode.PERMISSION_DENIED, message);
+export const notFound = (message: string) => new ApiError(404, ErrorCode.ITEM_NOT_FOUND, message);
+export const payloadTooLarge = (limit: number) =>
+  new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, `Payload size exceeds the limit of ${limit} bytes`);
+
+export function errorBody(status: number, errorCode: number, message: string | null) {
+  return { status, message, errorCode, timestamp: Date.now() };
+}
+
+/** Fastify's own client errors (body parsing, validation, limits) as ThingsBoard error codes. */
+function fromFastify(error: FastifyError): ApiError | undefined {
+  if (error.validation) {
+    const where = error.validationContext ?? 'request';
+    const detail = error.validation
+      .map((v) => `${where}${v.instancePath || ''} ${v.message ?? 'is invalid'}`.trim())
+      .join('; ');
+    return badRequest(`Invalid ${where}: ${detail}`);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, error.message);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, ErrorCode.BAD_REQUEST_PARAMS, error.message);
+    default:
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        return new ApiError(error.statusCode, ErrorCode.BAD_REQUEST_PARAMS, error.message);
+      }
+      return undefined;
+  }
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const api = error instanceof ApiError ? error : fromFastify(error);
+  if (!api) {
+    request.log.error({ err: error }, 'unexpected error');
+    reply.code(500).send(errorBody(500, ErrorCode.GENERAL, 'Internal server error'));
+    return;
+  }
+  reply.code(api.statusCode);
+  if (api.body !== undefined) reply.send(api.body);
+  else reply.send(errorBody(api.statusCode, api.errorCode, api.message));
+}
