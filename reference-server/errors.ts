@@ -37,7 +37,7 @@ export function errorBody(status: number, errorCode: number, message: string | n
 }
 
 /** Fastify's own client errors (body parsing, validation, limits) as ThingsBoard error codes. */
-function fromFastify(error: FastifyError): ApiError | undefined {
+function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | undefined {
   if (error.validation) {
     const where = error.validationContext ?? 'request';
     const detail = error.validation
@@ -47,7 +47,7 @@ function fromFastify(error: FastifyError): ApiError | undefined {
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, error.message);
+      return payloadTooLarge(request.routeOptions.bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(415, ErrorCode.BAD_REQUEST_PARAMS, error.message);
     default:
@@ -59,7 +59,7 @@ function fromFastify(error: FastifyError): ApiError | undefined {
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const api = error instanceof ApiError ? error : fromFastify(error);
+  const api = error instanceof ApiError ? error : fromFastify(error, request);
   if (!api) {
     request.log.error({ err: error }, 'unexpected error');
     reply.code(500).send(errorBody(500, ErrorCode.GENERAL, 'Internal server error'));

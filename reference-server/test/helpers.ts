@@ -1,0 +1,70 @@
+// Test harness: a real server on 127.0.0.1:0 with a real SQLite file, and undici requests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { startServer, type RunningServer } from '../server.js';
+import { newDevice } from '../device-records.js';
+import type { ServerConfig } from '../config.js';
+import type { ServerContext } from '../context.js';
+import type { DeviceRecord } from '../store/types.js';
+
+export interface TestServer extends RunningServer {
+  ctx: ServerContext;
+  dbPath: string;
+  dir: string;
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'dhi-test-'));
+}
+
+export async function startTestServer(config: Partial<ServerConfig> = {}, dir = tempDir()): Promise<TestServer> {
+  const dbPath = join(dir, 'dhi.db');
+  const server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: dbPath, logLevel: 'silent', ...config });
+  return { ...server, ctx: server.app.dhi, dbPath, dir };
+}
+
+export async function stopTestServer(server: TestServer, removeFiles = true): Promise<void> {
+  await server.close();
+  if (removeFiles) rmSync(server.dir, { recursive: true, force: true });
+}
+
+let counter = 0;
+
+/** A device in the default profile, created through the store (the control API is tested apart). */
+export async function createDevice(ctx: ServerContext, fields: Partial<DeviceRecord> = {}): Promise<DeviceRecord> {
+  counter++;
+  const device = {
+    ...newDevice({ name: `DW${String(counter).padStart(8, '0')}-${process.pid}`, profileId: ctx.store.defaultProfile().id }),
+    ...fields,
+  };
+  await ctx.store.write(() => ctx.store.insertDevice(device));
+  return device;
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: () => unknown;
+}
+
+export async function call(
+  base: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: string | object,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const res = await request(base + path, {
+    method,
+    body: payload,
+    headers: payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    signal,
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
+}
