@@ -1,0 +1,146 @@
+// What a conformance case is: data (id, title, requirement, severity) plus one small function that
+// drives the server through a CaseRun and records failures from named checks (checks.ts).
+import type { Control } from './control/index.js';
+import type { Reply, RequestSpec } from './client.js';
+
+export type Severity = 'MUST' | 'SHOULD' | 'INFO';
+export type Outcome = 'pass' | 'fail' | 'skipped' | 'error';
+
+export const SEVERITIES: readonly Severity[] = ['MUST', 'SHOULD', 'INFO'];
+export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'skipped', 'error'];
+
+/** The group is the middle part of an id: `<op>.<group>.<n>`. */
+export const GROUPS = {
+  1: 'accepted',
+  2: 'invalid input',
+  3: 'credentials',
+  4: 'unknown resource',
+  5: 'limits and timing',
+  6: 'ThingsBoard gap behaviour',
+} as const;
+
+/** One claim that did not hold. `severity` overrides the case's for a weaker sub-claim. */
+export interface Failure {
+  check: string;
+  expected: unknown;
+  actual: unknown;
+  message?: string;
+  severity?: Severity;
+}
+
+/** A device created for one case through the control API, deleted after it. */
+export interface DeviceFixture {
+  id: string;
+  name: string;
+  token: string;
+}
+
+/** Device request: the operationId names the contract operation its response is validated against. */
+export interface DeviceRequest extends RequestSpec {
+  operationId?: string;
+}
+
+export interface CaseRun {
+  devices: DeviceFixture[];
+  control: Control;
+  /** A short unique prefix for names this case creates (devices, profiles, customers, packages). */
+  unique: string;
+  device(request: DeviceRequest): Promise<Reply>;
+  /** Record the failures among the results (undefined means the check held). */
+  expect(...results: (Failure | undefined)[]): void;
+  /** Ends the case as skipped, e.g. when the server has no way to set up what the case needs. */
+  skip(reason: string): never;
+  /** Register an action that undoes a side effect; run in reverse order after the case. */
+  cleanup(action: () => Promise<unknown>): void;
+  wait(ms: number): Promise<void>;
+}
+
+export interface Case {
+  id: string;
+  title: string;
+  /** The requirement in one sentence, and where it comes from. */
+  requirement: string;
+  severity: Severity;
+  /** Devices to create before the case (needs the control API). */
+  devices?: number;
+  /** Needs the control API even without devices (e.g. provisioning profiles). */
+  control?: boolean;
+  run(t: CaseRun): Promise<void>;
+}
+
+export interface Exchange {
+  channel: 'device' | 'control';
+  operationId?: string;
+  startedAt: number;
+  durationMs: number;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string };
+  error?: string;
+  curl: string;
+}
+
+/** The record of one case in a run: what index.json, junit.xml and index.html are made of. */
+export interface CaseRecord {
+  id: string;
+  title: string;
+  requirement: string;
+  severity: Severity;
+  outcome: Outcome;
+  /** The strongest severity among the failures (a MUST case may fail only a SHOULD sub-claim). */
+  failedSeverity?: Severity;
+  failures: Failure[];
+  reason?: string;
+  /** Harness remarks: control responses that differ from the document, failed cleanups. */
+  notes?: string[];
+  durationMs: number;
+  transcript: Exchange[];
+}
+
+/** Thrown by t.skip(). */
+export class SkipCase extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'SkipCase';
+  }
+}
+
+const ID = /^(\d+)\.([1-6])\.(\d+)$/;
+
+/** Numeric order of ids: 1.2.10 after 1.2.9, 10.x after 9.x. */
+export function compareIds(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
+  return 0;
+}
+
+export function opOf(id: string): number {
+  return Number(id.split('.')[0]);
+}
+
+/** Problems with a catalogue: malformed or duplicate ids, empty titles or requirements. */
+export function catalogueProblems(cases: readonly Case[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const c of cases) {
+    const m = ID.exec(c.id);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > 10) problems.push(`${c.id}: id is not <op 1-10>.<group 1-6>.<n>`);
+    if (seen.has(c.id)) problems.push(`${c.id}: duplicate id`);
+    seen.add(c.id);
+    if (!c.title.trim()) problems.push(`${c.id}: empty title`);
+    if (!c.requirement.trim()) problems.push(`${c.id}: empty requirement`);
+    if (!SEVERITIES.includes(c.severity)) problems.push(`${c.id}: unknown severity ${c.severity}`);
+  }
+  return problems;
+}
+
+/** Does this failure block the run? MUST always; SHOULD only under --strict; INFO never. */
+export function blocks(severity: Severity, strict: boolean): boolean {
+  return severity === 'MUST' || (strict && severity === 'SHOULD');
+}
+
+const RANK: Record<Severity, number> = { MUST: 0, SHOULD: 1, INFO: 2 };
+
+export function strongest(severities: Severity[]): Severity | undefined {
+  return [...severities].sort((a, b) => RANK[a] - RANK[b])[0];
+}

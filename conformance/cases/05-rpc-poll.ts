@@ -1,0 +1,125 @@
+// Operation 5: GET /api/v1/{token}/rpc?timeout=.. (long poll for server-side RPC commands).
+import type { Case, CaseRun, DeviceFixture, Failure } from '../case.js';
+import type { Reply } from '../client.js';
+import { at, bodyIsEmpty, checkAll, isObject, isTrue, statusIs, valueEquals } from '../checks.js';
+import type { RpcCommand } from '../control/server-side.js';
+import { DELIVERY_TIMEOUT_MS, notBeforeChange, QUIET_TIMEOUT_MS } from './04-attribute-updates.js';
+import { changeDuringPoll, op, SETTLE_MS, startPoll, unanswered, type PollResult } from './kit.js';
+import { invalidInput } from './patterns.js';
+
+/** ThingsBoard's minimum server-side RPC timeout; the REST caller waits at most this long. */
+export const RPC_TIMEOUT_MS = 5000;
+
+export interface CommandDuringPoll extends PollResult {
+  answeredBeforeChange: boolean;
+  /** The REST caller's answer (two-way: the device's reply; one-way: 200 once delivered). */
+  rest: Promise<Reply>;
+}
+
+/** Opens a poll, lets it settle, then issues the command through the control API. */
+export async function commandDuringPoll(t: CaseRun, d: DeviceFixture, command: RpcCommand, direction: 'oneway' | 'twoway', version: 1 | 2 = 1): Promise<CommandDuringPoll> {
+  let rest: Promise<Reply> | undefined;
+  const result = await changeDuringPoll(t, op.rpcPoll(d.token, DELIVERY_TIMEOUT_MS), async () => {
+    rest = t.control.sendRpc(direction, d.id, { timeout: RPC_TIMEOUT_MS, ...command }, version);
+    rest.catch(() => undefined); // awaited by the case; a harness error surfaces there
+  }, 1);
+  return { ...result, rest: rest ?? Promise.reject(new Error('the command was not sent: the poll was answered before it')) };
+}
+
+/** The poll delivered this command: {id (integer >= 0), method, params}. */
+export function deliveredCommand(result: PollResult, command: RpcCommand): (Failure | undefined)[] {
+  if (!result.reply) return [unanswered(result, 'a poll while a command was issued')];
+  const body = result.reply.json;
+  const id = isObject(body) ? body.id : undefined;
+  return [
+    statusIs(200)(result.reply),
+    valueEquals('commandMethodIs', isObject(body) ? body.method : body, command.method),
+    valueEquals('commandParamsAre', isObject(body) ? body.params : body, command.params),
+    isTrue('commandIdIsInteger', Number.isInteger(Number(id)) && Number(id) >= 0, 'an integer id >= 0 (a string holding one is allowed)', id),
+  ];
+}
+
+export const rpcPollCases: Case[] = [
+  {
+    id: '5.1.1',
+    title: 'a command issued during the poll is delivered as {id, method, params}',
+    requirement: 'When a server-side RPC command is issued for the device, the open poll is answered with the RPC request object (id, method, params) (specification, operation 5 and Events).',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const command = { method: 'setGpio', params: { pin: 23, value: 1 } };
+      const result = await commandDuringPoll(t, t.devices[0], command, 'oneway');
+      t.expect(notBeforeChange(result), ...deliveredCommand(result, command));
+      if (result.reply?.status === 200) t.expect(at('SHOULD', statusIs(200)(await result.rest)));
+    },
+  },
+  {
+    id: '5.6.1',
+    title: 'a command issued while no poll is open is delivered at once by the next poll',
+    requirement: 'ThingsBoard keeps a command until it expires and returns it immediately to the next poll.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const command = { method: 'pending', params: { n: 1 } };
+      const rest = t.control.sendRpc('oneway', d.id, { ...command, timeout: RPC_TIMEOUT_MS });
+      await t.wait(SETTLE_MS);
+      const result = await startPoll(t, op.rpcPoll(d.token, DELIVERY_TIMEOUT_MS)).result;
+      t.expect(...deliveredCommand(result, command));
+      t.expect(statusIs(200)(await rest));
+    },
+  },
+  {
+    id: '5.6.2',
+    title: 'successive commands carry different integer ids',
+    requirement: 'ThingsBoard numbers the commands of a device with integers that do not repeat.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const rests = [1, 2].map((n) => t.control.sendRpc('oneway', d.id, { method: `m${n}`, params: { n }, timeout: RPC_TIMEOUT_MS }));
+      await t.wait(SETTLE_MS);
+      const first = await startPoll(t, op.rpcPoll(d.token, DELIVERY_TIMEOUT_MS)).result;
+      const second = await startPoll(t, op.rpcPoll(d.token, DELIVERY_TIMEOUT_MS)).result;
+      const ids = [first, second].map((r) => (isObject(r.reply?.json) ? r.reply.json.id : undefined));
+      const methods = [first, second].map((r) => (isObject(r.reply?.json) ? r.reply.json.method : undefined)).sort();
+      t.expect(
+        unanswered(first, 'the first poll'),
+        unanswered(second, 'the second poll'),
+        valueEquals('bothCommandsDelivered', methods, ['m1', 'm2']),
+        isTrue('idsDiffer', ids.every((id) => Number.isInteger(Number(id))) && Number(ids[0]) !== Number(ids[1]), 'two different integer ids', ids),
+      );
+      await Promise.all(rests);
+    },
+  },
+  {
+    id: '5.5.1',
+    title: 'with no command the poll is answered at its timeout (408), not with a command',
+    requirement: 'When no request arrives within the timeout the poll is answered with a timeout message (specification, operation 5 and Events): 408 in the document.',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const result = await startPoll(t, op.rpcPoll(t.devices[0].token, QUIET_TIMEOUT_MS)).result;
+      if (!result.reply) return t.expect(unanswered(result, `a poll with timeout=${QUIET_TIMEOUT_MS}`));
+      t.expect(statusIs(408)(result.reply));
+    },
+  },
+  {
+    id: '5.6.3',
+    title: 'the timeout answer has an empty body',
+    requirement: 'ThingsBoard answers a poll that times out 408 with an empty body.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const result = await startPoll(t, op.rpcPoll(t.devices[0].token, QUIET_TIMEOUT_MS)).result;
+      if (!result.reply) return t.expect(unanswered(result, `a poll with timeout=${QUIET_TIMEOUT_MS}`));
+      t.expect(...checkAll(result.reply, statusIs(408), bodyIsEmpty()));
+    },
+  },
+  invalidInput({
+    id: '5.2.1',
+    title: 'a timeout that is not an integer is 400',
+    requirement: 'timeout is an integer in milliseconds; an invalid request parameter is 400 (specification, Limits and Errors).',
+    request: (k) => op.rpcPoll(k, '1.5s'),
+  }),
+];

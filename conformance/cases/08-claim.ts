@@ -1,0 +1,104 @@
+// Operation 8: POST /api/v1/{token}/claim, finished by a customer user claiming the device by name.
+import type { Case, CaseRun, Failure } from '../case.js';
+import type { Reply } from '../client.js';
+import { bodyEquals, bodyIsEmpty, checkAll, isObject, noting, should, statusIs, statusIsSuccess } from '../checks.js';
+import { json, op, raw, type Body } from './kit.js';
+import { invalidInput, TB_500 } from './patterns.js';
+
+/** The device opens a claim window; a new customer user claims the device with `secretKey`. */
+async function claimFlow(t: CaseRun, body: Body, secretKey: string, beforeClaim?: () => Promise<void>): Promise<{ device: Reply; claim: Reply; jwt: string }> {
+  const [d] = t.devices;
+  const device = await t.device(op.claim(d.token, body));
+  await beforeClaim?.();
+  const { jwt } = await t.control.createCustomerUser(`${t.unique}-customer`);
+  return { device, claim: await t.control.claimDevice(d.name, secretKey, jwt), jwt };
+}
+
+function claimSucceeded(claim: Reply): Failure | undefined {
+  const ok = claim.status === 200 && isObject(claim.json) && claim.json.response === 'SUCCESS';
+  return ok ? undefined : { check: 'claimSucceeded', expected: '200 {"device": {...}, "response": "SUCCESS"}', actual: `${claim.status} ${claim.text.slice(0, 200)}` };
+}
+
+function claimRefused(claim: Reply, why: string): Failure | undefined {
+  const refused = !(claim.status === 200 && isObject(claim.json) && claim.json.response === 'SUCCESS');
+  return refused ? undefined : { check: 'claimRefused', expected: `no SUCCESS (${why})`, actual: `${claim.status} ${claim.text.slice(0, 200)}` };
+}
+
+export const claimCases: Case[] = [
+  {
+    id: '8.1.1',
+    title: 'claim with secretKey and durationMs, then a customer claims with that key',
+    requirement: 'A device starts claiming with secretKey and durationMs (specification, operation 8); a customer user who gives that key within the window owns the device (ThingsBoard REST claim).',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const { device, claim } = await claimFlow(t, json({ secretKey: 's3cret-Key', durationMs: 60_000 }), 's3cret-Key');
+      t.expect(statusIsSuccess()(device), ...checkAll(device, should(statusIs(200)), should(bodyIsEmpty())), claimSucceeded(claim));
+    },
+  },
+  {
+    id: '8.1.2',
+    title: 'both fields are optional: {} opens a window with the empty secret',
+    requirement: 'secretKey (default: empty string) and durationMs (default: device.claim.duration) are optional (specification, Claim request).',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const { device, claim } = await claimFlow(t, json({}), '');
+      t.expect(statusIsSuccess()(device), claimSucceeded(claim));
+    },
+  },
+  {
+    id: '8.6.1',
+    title: 'a claim request without a body is accepted',
+    requirement: 'ThingsBoard accepts /claim with no body at all (secretKey "", default duration).',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const { device, claim } = await claimFlow(t, undefined, '');
+      t.expect(statusIs(200)(device), claimSucceeded(claim));
+    },
+  },
+  {
+    id: '8.5.1',
+    title: 'a claim after durationMs has elapsed fails',
+    requirement: 'durationMs bounds the claim window (specification, Claim request and Limits): once it has elapsed, claiming fails (ThingsBoard: 400 "FAILURE").',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const { device, claim } = await claimFlow(t, json({ secretKey: 'late', durationMs: 300 }), 'late', () => t.wait(900));
+      t.expect(statusIsSuccess()(device), claimRefused(claim, 'the window of 300 ms closed 600 ms earlier'), ...checkAll(claim, should(statusIs(400)), should(bodyEquals('FAILURE'))));
+    },
+  },
+  {
+    id: '8.3.1',
+    title: 'a claim with the wrong secret key fails',
+    requirement: 'Only the secretKey the device gave opens its claim (specification, Claim request; ThingsBoard: 400 "FAILURE").',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const { device, claim } = await claimFlow(t, json({ secretKey: 'right', durationMs: 60_000 }), 'wrong');
+      t.expect(statusIsSuccess()(device), claimRefused(claim, 'wrong secret key'), ...checkAll(claim, should(statusIs(400)), should(bodyEquals('FAILURE'))));
+    },
+  },
+  {
+    id: '8.6.2',
+    title: 'claiming a device that a customer owns is 400 "CLAIMED"',
+    requirement: 'ThingsBoard answers a claim of a device already owned by a customer 400 with the JSON string "CLAIMED".',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const { claim, jwt } = await claimFlow(t, json({ secretKey: 'twice', durationMs: 60_000 }), 'twice');
+      t.expect(claimSucceeded(claim));
+      const again = await t.control.claimDevice(t.devices[0].name, 'twice', jwt);
+      t.expect(...checkAll(again, noting('the second claim of an owned device', statusIs(400)), bodyEquals('CLAIMED')));
+    },
+  },
+  invalidInput({ id: '8.2.1', title: 'malformed JSON is 400', thingsboard: TB_500, request: (k) => op.claim(k, raw('{"secretKey": ')) }),
+  invalidInput({
+    id: '8.2.2',
+    title: 'a durationMs that is not an integer is 400',
+    requirement: 'durationMs is an integer of milliseconds (specification, Claim request); a body of another shape is 400.',
+    thingsboard: TB_500,
+    request: (k) => op.claim(k, json({ secretKey: 'k', durationMs: 'soon' })),
+  }),
+];

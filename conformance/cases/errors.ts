@@ -1,0 +1,29 @@
+// Unknown resources (group 4): unknown paths are 404, known paths with the wrong method 405.
+import type { Case } from '../case.js';
+import { checkAll, isErrorBody, should, statusIs } from '../checks.js';
+import { randomToken } from '../control/index.js';
+import { op } from './kit.js';
+import { wrongMethod } from './patterns.js';
+
+function notFound(id: string, title: string, path: (token: string) => string, requirement: string): Case {
+  return {
+    id,
+    title,
+    requirement,
+    severity: 'MUST',
+    async run(t) {
+      const reply = await t.device({ method: 'POST', path: path(randomToken()), json: { a: 1 } });
+      t.expect(...checkAll(reply, statusIs(404), should(isErrorBody(404))));
+    },
+  };
+}
+
+export const errorCases: Case[] = [
+  notFound('1.4.1', 'an unknown path below the token is 404', (k) => op.path(k, 'telemetryx'), 'A resource that does not exist is 404 Not Found (specification, Errors).'),
+  notFound('1.4.2', 'a version other than v1 is 404', (k) => `/api/v2/${k}/telemetry`, 'Every device path starts with /api/v1/; no other version is described (specification, Versioning), so it is 404 (Errors).'),
+  notFound('1.4.3', 'a path below an operation is 404', (k) => op.path(k, 'telemetry/extra'), 'A resource that does not exist is 404 Not Found (specification, Errors).'),
+  wrongMethod('1.4.4', (k) => ({ method: 'GET', path: op.path(k, 'telemetry') })),
+  wrongMethod('2.4.1', (k) => ({ method: 'DELETE', path: op.path(k, 'attributes') })),
+  wrongMethod('8.4.1', (k) => ({ method: 'GET', path: op.path(k, 'claim') })),
+  wrongMethod('9.4.1', () => ({ method: 'GET', path: '/api/v1/provision' })),
+];

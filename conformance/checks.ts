@@ -1,0 +1,192 @@
+// Small pure checks named as claims. Each returns a Failure {check, expected, actual} or undefined.
+import type { Failure, Severity } from './case.js';
+import type { Reply } from './client.js';
+
+export type Check = (reply: Reply) => Failure | undefined;
+
+/** Run response checks; the failures, in order. */
+export function checkAll(reply: Reply, ...checks: Check[]): (Failure | undefined)[] {
+  return checks.map((check) => check(reply));
+}
+
+/** The same claim at a weaker severity (a ThingsBoard detail inside a specification case). */
+export function at(severity: Severity, failure: Failure | undefined): Failure | undefined {
+  return failure && { ...failure, severity };
+}
+
+export function should(check: Check): Check {
+  return (reply) => at('SHOULD', check(reply));
+}
+
+/** Adds an explanation, e.g. a known ThingsBoard difference, to a failure. */
+export function noting(message: string, check: Check): Check {
+  return (reply) => {
+    const failure = check(reply);
+    return failure && { ...failure, message: failure.message ? `${failure.message}; ${message}` : message };
+  };
+}
+
+export function statusIs(expected: number): Check {
+  return (r) => (r.status === expected ? undefined : { check: 'statusIs', expected, actual: r.status });
+}
+
+export function statusIn(...expected: number[]): Check {
+  return (r) => (expected.includes(r.status) ? undefined : { check: 'statusIn', expected, actual: r.status });
+}
+
+export function statusIsSuccess(): Check {
+  return (r) => (r.status >= 200 && r.status < 300 ? undefined : { check: 'statusIsSuccess', expected: '2xx', actual: r.status });
+}
+
+export function statusIsNot(unexpected: number): Check {
+  return (r) => (r.status !== unexpected ? undefined : { check: 'statusIsNot', expected: `not ${unexpected}`, actual: r.status });
+}
+
+export function bodyIsEmpty(): Check {
+  return (r) => (r.bytes.length === 0 ? undefined : { check: 'bodyIsEmpty', expected: '', actual: r.text.slice(0, 200) });
+}
+
+export function bodyIsJson(): Check {
+  return (r) => {
+    if (r.json !== undefined) return undefined;
+    return { check: 'bodyIsJson', expected: 'a JSON document', actual: r.bytes.length ? `${r.jsonError}: ${r.text.slice(0, 120)}` : '(empty body)' };
+  };
+}
+
+export function mediaTypeIs(expected: string): Check {
+  return (r) => (r.mediaType === expected ? undefined : { check: 'mediaTypeIs', expected, actual: r.headers['content-type'] ?? '(none)' });
+}
+
+export function bodyEquals(expected: unknown): Check {
+  return (r) => (deepEqual(r.json, expected) ? undefined : { check: 'bodyEquals', expected, actual: r.json ?? r.text });
+}
+
+/** The body is an object holding these entries (other keys may be present). */
+export function bodyHasEntries(expected: Record<string, unknown>, where?: string): Check {
+  return (r) => entriesPresent(pick(r.json, where), expected, where ? `bodyHasEntries(${where})` : 'bodyHasEntries');
+}
+
+/** None of these keys appear in the object at `where` (or the body). */
+export function bodyLacksKeys(keys: string[], where?: string): Check {
+  return (r) => {
+    const target = pick(r.json, where);
+    const present = isObject(target) ? keys.filter((k) => k in target) : [];
+    return present.length ? { check: where ? `bodyLacksKeys(${where})` : 'bodyLacksKeys', expected: `no ${keys.join(', ')}`, actual: pickEntries(target, present) } : undefined;
+  };
+}
+
+/** The body's top-level keys are exactly these (order ignored). */
+export function bodyKeysAre(keys: string[]): Check {
+  return (r) => {
+    const actual = isObject(r.json) ? Object.keys(r.json).sort() : r.json;
+    return deepEqual(actual, [...keys].sort()) ? undefined : { check: 'bodyKeysAre', expected: [...keys].sort(), actual };
+  };
+}
+
+/** ThingsBoard's error body `{status, message, errorCode, timestamp}` with this status. */
+export function isErrorBody(status: number): Check {
+  return (r) => {
+    const body = r.json;
+    if (isObject(body) && body.status === status && typeof body.errorCode === 'number' && typeof body.timestamp === 'number' && 'message' in body) return undefined;
+    return { check: 'isErrorBody', expected: { status, message: '...', errorCode: '<int>', timestamp: '<ms>' }, actual: r.bytes.length ? r.json ?? r.text.slice(0, 200) : '(empty body)' };
+  };
+}
+
+export function headerMatches(name: string, pattern: RegExp): Check {
+  return (r) => {
+    const value = r.headers[name.toLowerCase()];
+    return value !== undefined && pattern.test(value) ? undefined : { check: `headerMatches(${name})`, expected: String(pattern), actual: value ?? '(absent)' };
+  };
+}
+
+// ---- values read back through the control API -------------------------------------------------
+
+export type Series = Record<string, { ts: number; value: unknown }[]>;
+
+/** The latest stored value of `key` equals `expected` (JSON values may come back as their text). */
+export function storedValueEquals(series: Series, key: string, expected: unknown): Failure | undefined {
+  const point = series[key]?.[0];
+  if (!point) return { check: 'storedValueEquals', expected: { [key]: expected }, actual: `no value stored for ${key}` };
+  return sameValue(point.value, expected) ? undefined : { check: 'storedValueEquals', expected: { [key]: expected }, actual: { [key]: point.value } };
+}
+
+export function storedTsEquals(series: Series, key: string, expected: number): Failure | undefined {
+  const ts = series[key]?.map((p) => p.ts) ?? [];
+  return ts.includes(expected) ? undefined : { check: 'storedTsEquals', expected: { [key]: expected }, actual: { [key]: ts } };
+}
+
+/** Every stored point of `key` carries a server timestamp from inside the request's window. */
+export function storedTsWithin(series: Series, key: string, from: number, to: number): Failure | undefined {
+  const ts = series[key]?.map((p) => p.ts) ?? [];
+  const ok = ts.length > 0 && ts.every((t) => t >= from && t <= to);
+  return ok ? undefined : { check: 'storedTsWithin', expected: `${key}: ts in [${from}, ${to}]`, actual: { [key]: ts } };
+}
+
+export function keyNotStored(series: Series, key: string): Failure | undefined {
+  return series[key]?.length ? { check: 'keyNotStored', expected: `nothing stored for ${key}`, actual: series[key] } : undefined;
+}
+
+/** Attribute entries as the control API lists them: [{key, value, lastUpdateTs}]. */
+export function attributesInclude(entries: unknown, expected: Record<string, unknown>): Failure | undefined {
+  const actual = Object.fromEntries((Array.isArray(entries) ? entries : []).map((e: { key: string; value: unknown }) => [e.key, e.value]));
+  return entriesPresent(actual, expected, 'attributesInclude');
+}
+
+export function attributesLack(entries: unknown, keys: string[]): Failure | undefined {
+  const present = (Array.isArray(entries) ? entries : []).filter((e: { key: string }) => keys.includes(e.key));
+  return present.length ? { check: 'attributesLack', expected: `no ${keys.join(', ')}`, actual: present } : undefined;
+}
+
+export function valueEquals(check: string, actual: unknown, expected: unknown): Failure | undefined {
+  return deepEqual(actual, expected) ? undefined : { check, expected, actual };
+}
+
+export function isTrue(check: string, condition: boolean, expected: unknown, actual: unknown): Failure | undefined {
+  return condition ? undefined : { check, expected, actual };
+}
+
+// ---- helpers ----------------------------------------------------------------------------------
+
+function entriesPresent(target: unknown, expected: Record<string, unknown>, check: string): Failure | undefined {
+  if (!isObject(target)) return { check, expected, actual: target === undefined ? '(absent)' : target };
+  const wrong = Object.keys(expected).filter((k) => !(k in target) || !sameValue(target[k], expected[k]));
+  return wrong.length ? { check, expected: pickEntries(expected, wrong), actual: pickEntries(target, wrong) } : undefined;
+}
+
+/** Equal as JSON values; a JSON value stored as its text also counts. */
+function sameValue(actual: unknown, expected: unknown): boolean {
+  if (deepEqual(actual, expected)) return true;
+  if (typeof actual === 'string' && typeof expected === 'object' && expected !== null) {
+    try {
+      return deepEqual(JSON.parse(actual), expected);
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+function pick(body: unknown, where: string | undefined): unknown {
+  return where === undefined ? body : isObject(body) ? body[where] : undefined;
+}
+
+function pickEntries(target: unknown, keys: string[]): Record<string, unknown> {
+  const source = isObject(target) ? target : {};
+  return Object.fromEntries(keys.map((k) => [k, k in source ? source[k] : '(absent)']));
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
+  }
+  return false;
+}

@@ -1,0 +1,66 @@
+// How the suite talks to the server side: ThingsBoard's REST API (login + JWT), so the same suite
+// drives dhi's reference server and a real ThingsBoard.
+import type { Exchange } from '../case.js';
+import type { HttpTarget, Reply, RequestSpec } from '../client.js';
+import { RequestFailed } from '../client.js';
+import type { ContractChecker } from '../contract-check.js';
+
+/** The control API answered something the suite cannot work with: a harness error, not a failure. */
+export class ControlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ControlError';
+  }
+}
+
+export interface ControlContext {
+  http: HttpTarget;
+  jwt: string;
+  checker: ContractChecker;
+  record(exchange: Exchange): void;
+  /** Differences of control responses from the document: notes on the record, not failures. */
+  note(text: string): void;
+  cleanup(action: () => Promise<unknown>): void;
+}
+
+export type Expect = number[] | 'any';
+
+export async function call(ctx: ControlContext, operationId: string, spec: RequestSpec, expect: Expect = [200], jwt = ctx.jwt): Promise<Reply> {
+  const headers = { 'x-authorization': `Bearer ${jwt}`, ...spec.headers };
+  let reply: Reply;
+  try {
+    reply = await ctx.http.send({ ...spec, headers }, 'control', (e) => ctx.record({ ...e, operationId }));
+  } catch (error) {
+    if (error instanceof RequestFailed) throw new ControlError(`control API ${operationId}: ${error.message}`);
+    throw error;
+  }
+  if (expect !== 'any' && !expect.includes(reply.status)) {
+    throw new ControlError(`control API ${operationId}: ${spec.method} ${spec.path} answered ${reply.status}, expected ${expect.join(' or ')}: ${reply.text.slice(0, 200)}`);
+  }
+  for (const f of ctx.checker.check(operationId, reply, 'INFO')) {
+    ctx.note(`control response differs from the document: ${f.message ?? operationId} ${f.check}: ${JSON.stringify(f.actual).slice(0, 300)}`);
+  }
+  return reply;
+}
+
+export function bodyOf<T>(reply: Reply, what: string): T {
+  if (reply.json === undefined) throw new ControlError(`control API: ${what} is not JSON: ${reply.text.slice(0, 200)}`);
+  return reply.json as T;
+}
+
+export interface LoginResult {
+  jwt?: string;
+  /** Why the control API cannot be used (unreachable, bad credentials); cases needing it are skipped. */
+  unavailable?: string;
+}
+
+export async function login(http: HttpTarget, username: string, password: string): Promise<LoginResult> {
+  try {
+    const reply = await http.send({ method: 'POST', path: '/api/auth/login', json: { username, password }, deadlineMs: 10_000 }, 'control', () => undefined);
+    const token = (reply.json as { token?: unknown } | undefined)?.token;
+    if (reply.status === 200 && typeof token === 'string') return { jwt: token };
+    return { unavailable: `login at ${http.baseUrl}/api/auth/login as ${username} answered ${reply.status}: ${reply.text.slice(0, 200) || '(empty body)'}` };
+  } catch (error) {
+    return { unavailable: `control API at ${http.baseUrl} is not reachable: ${(error as Error).message}` };
+  }
+}

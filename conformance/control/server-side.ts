@@ -1,0 +1,120 @@
+// Server-side actions the device API reacts to: RPC commands, device-side RPC rules (dhi
+// extension), OTA packages, provisioning profiles, customers and claiming.
+import { createHash } from 'node:crypto';
+import type { Reply } from '../client.js';
+import { bodyOf, call, ControlError, type ControlContext } from './call.js';
+import type { DeviceBody } from './devices.js';
+
+export interface RpcCommand {
+  method: string;
+  params: unknown;
+  timeout?: number;
+  persistent?: boolean;
+}
+
+export type ProvisionType = 'DISABLED' | 'ALLOW_CREATE_NEW_DEVICES' | 'CHECK_PRE_PROVISIONED_DEVICES';
+
+export interface OtaPackage {
+  id: string;
+  title: string;
+  version: string;
+  checksum: string;
+  checksumAlgorithm: string;
+}
+
+export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: string): Promise<DeviceBody>; saveDevice(d: DeviceBody): Promise<DeviceBody> }) {
+  /** Server-side RPC; the reply is returned whatever its status (the cases judge it). */
+  function sendRpc(direction: 'oneway' | 'twoway', deviceId: string, command: RpcCommand, version: 1 | 2 = 1): Promise<Reply> {
+    const path = version === 1 ? `/api/plugins/rpc/${direction}/${deviceId}` : `/api/rpc/${direction}/${deviceId}`;
+    return call(ctx, version === 1 ? 'sendRpcV1' : 'sendRpcV2', { method: 'POST', path, json: command, deadlineMs: (command.timeout ?? 10_000) + 10_000 }, 'any');
+  }
+
+  /** Sets a device-side RPC rule; false when the server has no dhi rules API (e.g. ThingsBoard). */
+  async function setRule(method: string, rule: { type: 'static'; reply: unknown } | { type: 'echo' }): Promise<boolean> {
+    const reply = await call(ctx, 'setRule', { method: 'PUT', path: `/api/dhi/rules/${encodeURIComponent(method)}`, json: rule }, [200, 404, 405]);
+    if (reply.status !== 200) return false;
+    ctx.cleanup(() => call(ctx, 'deleteRule', { method: 'DELETE', path: `/api/dhi/rules/${encodeURIComponent(method)}` }, [200, 404]));
+    return true;
+  }
+
+  async function createFirmware(input: { title: string; version: string; profileId: string; bytes: Buffer; fileName: string }): Promise<OtaPackage> {
+    const info = bodyOf<{ id: { id: string } }>(
+      await call(ctx, 'saveOtaPackageInfo', {
+        method: 'POST',
+        path: '/api/otaPackage',
+        json: { title: input.title, version: input.version, type: 'FIRMWARE', deviceProfileId: { entityType: 'DEVICE_PROFILE', id: input.profileId } },
+      }),
+      'the OTA package',
+    );
+    const id = info.id.id;
+    ctx.cleanup(() => call(ctx, 'deleteOtaPackage', { method: 'DELETE', path: `/api/otaPackage/${id}` }, [200, 404]));
+    const uploaded = bodyOf<{ checksum?: string; checksumAlgorithm?: string }>(
+      await call(ctx, 'uploadOtaPackage', {
+        method: 'POST',
+        path: `/api/otaPackage/${id}`,
+        query: { checksumAlgorithm: 'SHA256' },
+        file: { field: 'file', fileName: input.fileName, contentType: 'application/octet-stream', bytes: input.bytes },
+      }),
+      'the uploaded OTA package',
+    );
+    const checksum = createHash('sha256').update(input.bytes).digest('hex');
+    if (uploaded.checksum && uploaded.checksum.toLowerCase() !== checksum) {
+      throw new ControlError(`control API: the uploaded package's checksum ${uploaded.checksum} is not the SHA-256 of the bytes (${checksum})`);
+    }
+    return { id, title: input.title, version: input.version, checksum, checksumAlgorithm: 'SHA256' };
+  }
+
+  /** Assigns the package to the device; undone (unassigned) after the case, before the package goes. */
+  async function assignFirmware(deviceId: string, packageId: string): Promise<void> {
+    const device = await devices.getDevice(deviceId);
+    await devices.saveDevice({ ...device, firmwareId: { entityType: 'OTA_PACKAGE', id: packageId } });
+    ctx.cleanup(async () => devices.saveDevice({ ...(await devices.getDevice(deviceId)), firmwareId: null }));
+  }
+
+  async function createProvisionProfile(name: string, type: ProvisionType, key: string | null, secret: string | null): Promise<string> {
+    const reply = await call(ctx, 'saveDeviceProfile', {
+      method: 'POST',
+      path: '/api/deviceProfile',
+      json: {
+        name,
+        type: 'DEFAULT',
+        transportType: 'DEFAULT',
+        provisionType: type,
+        provisionDeviceKey: key,
+        profileData: {
+          configuration: { type: 'DEFAULT' },
+          transportConfiguration: { type: 'DEFAULT' },
+          provisionConfiguration: { type, provisionDeviceSecret: secret },
+        },
+      },
+    });
+    const id = bodyOf<{ id: { id: string } }>(reply, 'the device profile').id.id;
+    ctx.cleanup(() => call(ctx, 'deleteDeviceProfile', { method: 'DELETE', path: `/api/deviceProfile/${id}` }, [200, 404]));
+    return id;
+  }
+
+  /** A customer with one CUSTOMER_USER (claiming needs one); returns that user's JWT. */
+  async function createCustomerUser(title: string): Promise<{ customerId: string; jwt: string }> {
+    const customer = bodyOf<{ id: { id: string } }>(await call(ctx, 'saveCustomer', { method: 'POST', path: '/api/customer', json: { title } }), 'the customer');
+    const customerId = customer.id.id;
+    ctx.cleanup(() => call(ctx, 'deleteCustomer', { method: 'DELETE', path: `/api/customer/${customerId}` }, [200, 404]));
+    const user = bodyOf<{ id: { id: string } }>(
+      await call(ctx, 'saveUser', {
+        method: 'POST',
+        path: '/api/user',
+        query: { sendActivationMail: false },
+        json: { email: `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@conform.example`, authority: 'CUSTOMER_USER', customerId: { entityType: 'CUSTOMER', id: customerId } },
+      }),
+      'the user',
+    );
+    const pair = bodyOf<{ token: string }>(await call(ctx, 'getUserToken', { method: 'GET', path: `/api/user/${user.id.id}/token` }), 'the user token');
+    return { customerId, jwt: pair.token };
+  }
+
+  /** A customer user claims the device by name; the reply whatever its status. */
+  function claimDevice(deviceName: string, secretKey: string, jwt: string): Promise<Reply> {
+    return call(ctx, 'claimDevice', { method: 'POST', path: `/api/customer/device/${encodeURIComponent(deviceName)}/claim`, json: { secretKey } }, 'any', jwt);
+  }
+
+  return { sendRpc, setRule, createFirmware, assignFirmware, createProvisionProfile, createCustomerUser, claimDevice };
+}
