@@ -46,8 +46,11 @@ function responseSchemas(op: Operation): Record<string, unknown> {
   return out;
 }
 
+// The body validators let null through (it is how Fastify passes a missing optional body), so a
+// required body is checked here, before validation.
 const requireBody: preValidationHookHandler = (request, _reply, done) => {
   if (request.body === undefined) done(badRequest('Required request body is missing'));
+  else if (request.body === null) done(badRequest('Invalid body: null is not an accepted body'));
   else done();
 };
 

@@ -66,6 +66,8 @@ describe('operation 1: telemetry', () => {
     ['values that is not an object', '{"ts":1,"values":5}'],
     ['an array with a non-object element', '[{"a":1},2]'],
     ['trailing garbage', '{"a":1}x'],
+    ['null', 'null'],
+    ['a string', '"temperature"'],
   ])('rejects %s with 400 and the error body, storing nothing', async (_what, body) => {
     const device = await createDevice(server.ctx);
     const res = await post(device.token, 'telemetry', body);
