@@ -38,3 +38,13 @@ export function httpUrl(value: string): string {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/** A number (integer or decimal) of at least `min` (exclusive when `exclusive`), e.g. a rate per second. */
+export function decimal(min: number, exclusive = false) {
+  return (value: string): number => {
+    if (!/^\d+(?:\.\d+)?$/.test(value)) throw new InvalidArgumentError(`expected a number, got "${value}".`);
+    const n = Number(value);
+    if (exclusive ? n <= min : n < min) throw new InvalidArgumentError(`expected a number ${exclusive ? 'above' : 'of at least'} ${min}, got ${n}.`);
+    return n;
+  };
+}

@@ -1,35 +1,84 @@
-// `dhi simulate`, `dhi bench`, `dhi demo`: options and help.
-import type { Command } from 'commander';
-import { httpUrl, integer } from '../bin/option-parsers.js';
-import { notYet } from '../bin/not-yet.js';
+// `dhi simulate`, `dhi bench`, `dhi demo`: options and help. Implementations load lazily.
+import { InvalidArgumentError, type Command } from 'commander';
+import { decimal, durationMs, httpUrl, integer } from '../bin/option-parsers.js';
+import { parseProfile, ProfileError, type ProfileSpec } from './profiles.js';
+import { parseThreshold } from './thresholds.js';
+
+function profile(value: string): ProfileSpec {
+  try {
+    return parseProfile(value);
+  } catch (error) {
+    if (error instanceof ProfileError) throw new InvalidArgumentError(`${error.message}.`);
+    throw error;
+  }
+}
 
 export function registerSimulate(program: Command): void {
   program
     .command('simulate')
-    .description('run a fleet of virtual devices against a server and measure latency and throughput')
-    .requiredOption('--target <url>', 'base URL of the device API', httpUrl)
-    .option('--devices <n>', 'number of virtual devices', integer(1), 100)
-    .option('--duration <time>', 'how long to run (60s, 2m, ...)', '60s')
-    .option('--scenario <name>', 'telemetry | longpoll | rpc | mixed | <file.json>', 'mixed')
-    .option('--report-dir <dir>', 'where reports go', 'reports/simulate')
-    .action(() => notYet('simulate', 'the simulator (issue 6)'));
+    .description(
+      'run a fleet of virtual devices against a server and measure latency and throughput per path.\n' +
+        'Exit codes: 0 passed, 1 a --threshold was breached, 2 usage error, 3 the run failed.',
+    )
+    .requiredOption('--target <url>', 'base URL of the device API (dhi serve, or a ThingsBoard)', httpUrl)
+    .option('--devices <n>', 'number of virtual devices', integer(1, 1_000_000), 100)
+    .option('--duration <time>', 'how long to run: 60s, 2m, 500ms', durationMs, 60_000)
+    .option('--scenario <name>', 'telemetry | longpoll | rpc | mixed | <file.json> (a scenario file, validated)', 'mixed')
+    .option('--rate <msgs>', 'telemetry messages per second for the whole fleet (open model, coordinated-omission corrected)', decimal(0, true))
+    .option('--interval <time>', 'telemetry period of each device (closed model): 10s, 500ms', durationMs)
+    .option('--ramp <n>', 'devices joining per second (default: all at once)', decimal(0, true))
+    .option('--profile <name>', 'payload shape: smart-meter | tracker | plc | plc:<lines>', profile)
+    .option('--rpc-rate <n>', 'server-side two-way RPC calls per second through the control API', decimal(0))
+    .option('--attr-rate <n>', 'shared-attribute changes per second through the control API', decimal(0))
+    .option('--control-url <url>', 'base URL of the control API (default: --target)', httpUrl)
+    .option('--username <user>', 'control API user', 'tenant@thingsboard.org')
+    .option('--password <password>', 'control API password', 'tenant')
+    .option('--provision-key <key>', 'create the fleet through device provisioning with this provision key')
+    .option('--provision-secret <secret>', 'the provision secret that goes with --provision-key')
+    .option('--tokens <file>', 'use existing devices: one "token" or "token,deviceId" per line')
+    .option('--threshold <expr>', "pass/fail rule, repeatable: 'rpc.p99<50', 'telemetry.errors<1', 'telemetry.rate>=900'", parseThreshold)
+    .option('--report-dir <dir>', 'where reports go (a <timestamp>/ folder with summary.json and report.html)', 'reports/simulate')
+    .option('--workers <n>', 'child processes for the devices (0: in this process); big fleets need several', integer(0, 64), 0)
+    .option('--seed <n>', 'seed of the generated data (same seed, same payloads)', integer(0, 2 ** 31 - 1), 1)
+    .option('--export-k6 <file.ts>', 'write the scenario as a k6 script (typed with @types/k6) instead of running it')
+    .option('--keep-devices', 'leave the devices this run created on the server', false)
+    .action(async (options, command: Command) => {
+      const { runSimulate } = await import('./cli.js');
+      await runSimulate(options, command);
+    });
 }
 
 export function registerBench(program: Command): void {
   program
     .command('bench')
-    .description('benchmark hot paths of a reference server with autocannon; JSON results in reports/bench')
-    .action(() => notYet('bench', 'the hot-path benchmark (issue 6)'));
+    .description('benchmark hot paths of the reference server with autocannon; JSON results in reports/bench')
+    .option('--target <url>', 'benchmark this running server (default: start a reference server in a child process)', httpUrl)
+    .option('--ops <list>', 'comma-separated operations: telemetry, attributes, longpoll', 'telemetry,attributes,longpoll')
+    .option('--duration <time>', 'length of each benchmark: 10s, 30s', durationMs, 10_000)
+    .option('--connections <n>', 'concurrent connections', integer(1, 10_000), 50)
+    .option('--pipelining <n>', 'requests pipelined per connection', integer(1, 100), 1)
+    .option('--baseline', 'also benchmark a bare Fastify route in the same run and print the ratio', false)
+    .option('--username <user>', 'control API user (to create the benchmark device)', 'tenant@thingsboard.org')
+    .option('--password <password>', 'control API password', 'tenant')
+    .option('--token <token>', 'use this device token instead of creating a device')
+    .option('--report-dir <dir>', 'where the JSON results go', 'reports/bench')
+    .action(async (options) => {
+      const { runBench } = await import('./bench.js');
+      await runBench(options);
+    });
 }
 
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('start the reference server, run the conformance suite and a simulation against it, keep serving')
-    .action(async () => {
-      // Until the demo lands (issue 6), `npm start` runs the reference server with its defaults.
-      console.error('dhi demo: the full demo is not built yet (issue 6); starting the reference server instead.');
-      const { runServe } = await import('../reference-server/cli.js');
-      await runServe({});
+    .description('start the reference server, run the conformance suite and a 30 s mixed simulation of 1,000 devices against it, keep serving')
+    .option('--port <n>', 'HTTP port of the reference server', integer(0, 65535), 8080)
+    .option('--db <path>', 'SQLite database file of the reference server', './data/dhi.db')
+    .option('--devices <n>', 'devices in the demo simulation', integer(1, 100_000), 1000)
+    .option('--duration <time>', 'length of the demo simulation', durationMs, 30_000)
+    .option('--reports <dir>', 'where reports go', 'reports')
+    .action(async (options) => {
+      const { runDemo } = await import('./demo.js');
+      await runDemo(options);
     });
 }

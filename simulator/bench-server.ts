@@ -1,0 +1,87 @@
+// The servers `dhi bench` measures, each in a child process of its own (so autocannon and the
+// server do not share an event loop): the reference server on a fresh database with one device,
+// or the bare Fastify baseline answering the same paths with no work behind them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import Fastify from 'fastify';
+import { forkModule } from './child.js';
+
+export type BenchServerKind = 'reference' | 'baseline';
+
+export interface BenchServer {
+  url: string;
+  /** A device token valid on this server. */
+  token: string;
+  close(): Promise<void>;
+}
+
+type FromBenchServer = { type: 'listening'; url: string; token: string } | { type: 'error'; message: string };
+
+export function startBenchServer(kind: BenchServerKind): Promise<BenchServer> {
+  const child: ChildProcess = forkModule(import.meta.url, ['--dhi-bench-server', kind]);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the ${kind} bench server exited with code ${code}`)));
+    child.once('message', (message: FromBenchServer) => {
+      if (message.type === 'error') return reject(new Error(`the ${kind} bench server failed: ${message.message}`));
+      resolve({
+        url: message.url,
+        token: message.token,
+        close: () =>
+          new Promise<void>((done) => {
+            child.removeAllListeners('exit');
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
+
+async function referenceServer(): Promise<{ url: string; token: string; close: () => Promise<void> }> {
+  const { startServer } = await import('../reference-server/server.js');
+  const { newDevice } = await import('../reference-server/device-records.js');
+  const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
+  const server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: join(dir, 'dhi.db'), logLevel: 'silent' });
+  // The device goes straight into the store: the bench measures the device API, not the control API.
+  const ctx = server.app.dhi;
+  const device = newDevice({ name: 'bench-device', profileId: ctx.store.defaultProfile().id });
+  await ctx.store.write(() => ctx.store.insertDevice(device));
+  return {
+    url: server.httpUrl,
+    token: device.token,
+    close: async () => {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The same routes with nothing behind them: what Fastify alone costs on this machine. */
+async function baselineServer(): Promise<{ url: string; token: string; close: () => Promise<void> }> {
+  const app = Fastify({ logger: false });
+  app.post('/api/v1/:token/telemetry', async (_request, reply) => reply.code(200).send());
+  app.get('/api/v1/:token/attributes', async () => ({}));
+  app.get('/api/v1/:token/attributes/updates', (_request, reply) => {
+    setTimeout(() => reply.code(408).send(), 1);
+  });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { url, token: 'baseline', close: () => app.close() };
+}
+
+async function runChild(kind: BenchServerKind): Promise<void> {
+  try {
+    const server = kind === 'reference' ? await referenceServer() : await baselineServer();
+    process.send?.({ type: 'listening', url: server.url, token: server.token } satisfies FromBenchServer);
+    const stop = () => void server.close().finally(() => process.exit(0));
+    process.once('SIGTERM', stop);
+    process.once('disconnect', stop);
+  } catch (error) {
+    process.send?.({ type: 'error', message: (error as Error).stack ?? String(error) } satisfies FromBenchServer);
+    process.exit(1);
+  }
+}
+
+const at = process.argv.indexOf('--dhi-bench-server');
+if (at >= 0 && process.send) void runChild(process.argv[at + 1] as BenchServerKind);

@@ -1,0 +1,129 @@
+// `dhi simulate`: turns parsed options into a validated SimulationConfig, runs the engine with the
+// live presenter, writes the reports, prints the table, and sets the exit code
+// (0 passed, 1 a threshold was breached, 2 usage error, 3 the run itself failed).
+import type { Command } from 'commander';
+import { runSimulation, SimulationError, type EngineEvent, type SimulationConfig } from './engine.js';
+import { ControlError } from './control.js';
+import { FleetError } from './fleet.js';
+import { exportK6 } from './k6/export.js';
+import type { ProfileSpec } from './profiles.js';
+import { createProgress } from './progress.js';
+import { buildSummary, writeReports, type Summary } from './report/summary.js';
+import { renderTable } from './report/table.js';
+import { loadTemplates } from './routes.js';
+import { applyOverrides, loadScenario, ScenarioError } from './scenario.js';
+import type { Threshold } from './thresholds.js';
+
+export interface SimulateOptions {
+  target: string;
+  devices: number;
+  duration: number;
+  scenario: string;
+  rate?: number;
+  interval?: number;
+  ramp?: number;
+  profile?: ProfileSpec;
+  rpcRate?: number;
+  attrRate?: number;
+  controlUrl?: string;
+  username: string;
+  password: string;
+  provisionKey?: string;
+  provisionSecret?: string;
+  tokens?: string;
+  threshold?: Threshold[];
+  reportDir: string;
+  workers: number;
+  seed: number;
+  exportK6?: string;
+  keepDevices: boolean;
+}
+
+export const EXIT = { passed: 0, breached: 1, usage: 2, failed: 3 } as const;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Validate option combinations and build the engine's configuration. */
+export function configFromOptions(options: SimulateOptions): SimulationConfig {
+  if (Boolean(options.provisionKey) !== Boolean(options.provisionSecret)) {
+    throw new UsageError(`--provision-key and --provision-secret go together (${options.provisionKey ? '--provision-secret' : '--provision-key'} is missing)`);
+  }
+  if (options.tokens && options.provisionKey) throw new UsageError('--tokens and --provision-key exclude each other: the fleet comes from one of them');
+  const scenario = applyOverrides(loadScenario(options.scenario), {
+    rate: options.rate,
+    intervalMs: options.interval,
+    profile: options.profile,
+    rpcRate: options.rpcRate,
+    attrRate: options.attrRate,
+  });
+  return {
+    target: options.target,
+    controlUrl: options.controlUrl ?? options.target,
+    username: options.username,
+    password: options.password,
+    devices: options.devices,
+    durationMs: options.duration,
+    scenario,
+    rampPerSecond: options.ramp ?? null,
+    provision: options.provisionKey ? { key: options.provisionKey, secret: options.provisionSecret as string } : null,
+    tokensFile: options.tokens ?? null,
+    workers: options.workers,
+    seed: options.seed,
+    keepDevices: options.keepDevices,
+  };
+}
+
+export interface SimulateOutcome {
+  summary: Summary;
+  reportDir: string;
+  exitCode: number;
+  sampleToken?: string;
+}
+
+/** Run, write reports; the programmatic entry used by the CLI, the demo and tests. */
+export async function simulate(config: SimulationConfig, thresholds: Threshold[], reportDir: string, emit?: (event: EngineEvent) => void): Promise<SimulateOutcome> {
+  const result = await runSimulation(config, emit);
+  const summary = buildSummary(result, thresholds);
+  const dir = writeReports(summary, reportDir);
+  return { summary, reportDir: dir, exitCode: summary.passed ? EXIT.passed : EXIT.breached, sampleToken: result.sampleToken };
+}
+
+export async function runSimulate(options: SimulateOptions, command?: Command): Promise<void> {
+  const print = (text: string) => process.stdout.write(text);
+  let config: SimulationConfig;
+  try {
+    config = configFromOptions(options);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ScenarioError) {
+      console.error(`dhi simulate: ${error.message}`);
+      if (command) console.error(`(see dhi simulate --help)`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    throw error;
+  }
+  const thresholds = options.threshold ?? [];
+  if (options.exportK6) {
+    const input = { scenario: config.scenario, templates: await loadTemplates(), target: config.target, controlUrl: config.controlUrl, username: config.username, devices: config.devices, durationMs: config.durationMs };
+    exportK6(options.exportK6, input, thresholds);
+    print(`k6 script written to ${options.exportK6} (scenario ${config.scenario.name}); run it with: k6 run -e DHI_TARGET=${config.target} ${options.exportK6}\n`);
+    return;
+  }
+  try {
+    const outcome = await simulate(config, thresholds, options.reportDir, createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY) }));
+    print(`\n${renderTable(outcome.summary)}\n`);
+    print(`reports: ${outcome.reportDir}/summary.json, ${outcome.reportDir}/report.html\n`);
+    if (outcome.exitCode === EXIT.breached) console.error('dhi simulate: a threshold was breached');
+    process.exitCode = outcome.exitCode;
+  } catch (error) {
+    if (error instanceof FleetError || error instanceof SimulationError || error instanceof ControlError) {
+      console.error(`dhi simulate: ${error.message}`);
+      process.exitCode = error instanceof FleetError && error.usage ? EXIT.usage : EXIT.failed;
+    } else throw error;
+  }
+}

@@ -1,0 +1,157 @@
+// `dhi demo` (`npm start`): the reference server on the embedded store, the conformance suite and
+// a mixed simulation against it, reports/index.html linking both, then serve until Ctrl-C.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { startServer } from '../reference-server/server.js';
+import { simulate } from './cli.js';
+import { createControl } from './control.js';
+import { createProgress } from './progress.js';
+import { escapeHtml } from './report/svg.js';
+import { renderTable } from './report/table.js';
+import { loadTemplates } from './routes.js';
+import { builtinScenario } from './scenario.js';
+
+export interface DemoOptions {
+  port: number;
+  db: string;
+  devices: number;
+  duration: number;
+  reports: string;
+}
+
+const USERNAME = 'tenant@thingsboard.org';
+const PASSWORD = 'tenant';
+const DEMO_DEVICE = 'demo-device';
+
+interface Link {
+  title: string;
+  href?: string;
+  note: string;
+}
+
+type RunConform = (options: { target: string; reportDir: string }) => Promise<{ exitCode: number; reportDir: string; counts: Record<string, number> }>;
+
+/** The conformance suite is another area's module: load it if it is there, say what is missing if not. */
+async function loadRunConform(): Promise<RunConform | string> {
+  try {
+    const module = (await import('../conformance/cli.js' as string)) as { runConform?: RunConform };
+    return typeof module.runConform === 'function' ? module.runConform : 'conformance/cli.ts does not export runConform yet';
+  } catch (error) {
+    return `conformance/cli.ts cannot be loaded (${(error as Error).message.split('\n')[0]})`;
+  }
+}
+
+function firstExisting(dir: string, names: string[]): string | undefined {
+  return names.map((n) => join(dir, n)).find((f) => existsSync(f));
+}
+
+function writeIndex(reportsDir: string, links: Link[], serverUrl: string): string {
+  const file = join(reportsDir, 'index.html');
+  const items = links
+    .map((l) => `<li>${l.href ? `<a href="${escapeHtml(l.href)}">${escapeHtml(l.title)}</a>` : escapeHtml(l.title)}: ${escapeHtml(l.note)}</li>`)
+    .join('\n');
+  mkdirSync(reportsDir, { recursive: true });
+  writeFileSync(
+    file,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>dhi demo reports</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;margin:32px;max-width:800px}</style></head><body>
+<h1>dhi demo</h1><p>Reference server: <code>${escapeHtml(serverUrl)}</code> (generated ${escapeHtml(new Date().toISOString())})</p>
+<ul>
+${items}
+</ul></body></html>
+`,
+  );
+  return file;
+}
+
+async function demoToken(url: string): Promise<string> {
+  const templates = await loadTemplates();
+  const control = createControl({ url, username: USERNAME, password: PASSWORD, templates: templates.control, connections: 2, requestTimeoutMs: 30_000 });
+  try {
+    await control.login();
+    const id = await control.findDevice(DEMO_DEVICE);
+    if (!id) return (await control.createDevice(DEMO_DEVICE)).token;
+    const reply = await control.call('GET', templates.control.getDeviceCredentials.replace('{deviceId}', id));
+    return (JSON.parse(reply.body) as { credentialsId: string }).credentialsId;
+  } finally {
+    await control.close();
+  }
+}
+
+export async function runDemo(options: DemoOptions): Promise<void> {
+  if (options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true });
+  const server = await startServer({ port: options.port, db: options.db, logLevel: 'warn' });
+  const url = server.httpUrl;
+  console.log(`dhi demo: reference server at ${url}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''} (store ${options.db})`);
+  const links: Link[] = [];
+
+  const runConform = await loadRunConform();
+  if (typeof runConform === 'string') {
+    console.error(`dhi demo: skipping the conformance suite: ${runConform}`);
+    links.push({ title: 'Conformance', note: `not run: ${runConform}` });
+  } else {
+    console.log('dhi demo: running the conformance suite');
+    try {
+      const outcome = await runConform({ target: url, reportDir: join(options.reports, 'conformance') });
+      const page = firstExisting(outcome.reportDir, ['report.html', 'index.html']);
+      const counts = Object.entries(outcome.counts).map(([k, v]) => `${k} ${v}`).join(', ');
+      links.push({ title: 'Conformance report', href: relative(options.reports, page ?? outcome.reportDir), note: `${counts} (exit code ${outcome.exitCode})` });
+      console.log(`dhi demo: conformance ${counts}`);
+    } catch (error) {
+      console.error(`dhi demo: the conformance suite failed to run: ${(error as Error).message}`);
+      links.push({ title: 'Conformance', note: `failed to run: ${(error as Error).message}` });
+    }
+  }
+
+  console.log(`dhi demo: simulating ${options.devices} devices (mixed scenario) for ${options.duration / 1000}s`);
+  try {
+    const outcome = await simulate(
+      {
+        target: url,
+        controlUrl: url,
+        username: USERNAME,
+        password: PASSWORD,
+        devices: options.devices,
+        durationMs: options.duration,
+        scenario: builtinScenario('mixed'),
+        rampPerSecond: null,
+        provision: null,
+        tokensFile: null,
+        // The devices run in a child process so that the server keeps this event loop to itself.
+        workers: 1,
+        seed: 1,
+        keepDevices: false,
+      },
+      [],
+      join(options.reports, 'simulate'),
+      createProgress({ write: (t) => process.stdout.write(t), isTTY: Boolean(process.stdout.isTTY) }),
+    );
+    console.log(`\n${renderTable(outcome.summary)}`);
+    const s = outcome.summary;
+    links.push({
+      title: 'Simulation report',
+      href: relative(options.reports, join(outcome.reportDir, 'report.html')),
+      note: `${s.devices} devices, ${s.scenario.name}, rpc p99 ${s.paths.rpc?.latencyMs.p99 ?? '-'} ms, telemetry p99 ${s.paths.telemetry?.latencyMs.p99 ?? '-'} ms`,
+    });
+  } catch (error) {
+    console.error(`dhi demo: the simulation failed: ${(error as Error).message}`);
+    links.push({ title: 'Simulation', note: `failed: ${(error as Error).message}` });
+  }
+
+  const index = writeIndex(options.reports, links, url);
+  console.log(`dhi demo: reports linked from ${index}`);
+  try {
+    const token = await demoToken(url);
+    console.log(`dhi demo: a demo device token: ${token}`);
+    console.log(`  try: curl -X POST -H 'content-type: application/json' -d '{"temperature":21.5}' ${url}/api/v1/${token}/telemetry`);
+  } catch (error) {
+    console.error(`dhi demo: no demo device (control API: ${(error as Error).message})`);
+  }
+  console.log(`dhi demo: serving ${url} until Ctrl-C`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  console.log('\ndhi demo: stopping');
+  await server.close();
+}

@@ -1,0 +1,62 @@
+// HDR histograms of latency (hdr-histogram-js, pure-JS build). Values are recorded in
+// microseconds; reports speak milliseconds. Workers ship their histograms as compressed base64.
+import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
+
+export type { Histogram };
+
+const HIGHEST_US = 10 * 60 * 1_000_000; // ten minutes: beyond any request a run can hold open
+
+export function createHistogram(): Histogram {
+  return build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+}
+
+export function recordMicros(histogram: Histogram, micros: number): void {
+  histogram.recordValue(Math.min(HIGHEST_US, Math.max(1, Math.round(micros))));
+}
+
+export function encodeHistogram(histogram: Histogram): string {
+  return encodeIntoCompressedBase64(histogram);
+}
+
+export function addEncoded(into: Histogram, encoded: string): void {
+  const decoded = decodeFromCompressedBase64(encoded, 32, false);
+  into.add(decoded);
+  decoded.destroy();
+}
+
+export interface LatencyStats {
+  count: number;
+  minMs: number;
+  meanMs: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  'p99.9': number;
+  max: number;
+}
+
+const ms = (micros: number): number => Math.round(micros) / 1000;
+
+export function latencyStats(histogram: Histogram): LatencyStats {
+  const count = histogram.totalCount;
+  return {
+    count,
+    minMs: count ? ms(histogram.minNonZeroValue) : 0,
+    meanMs: count ? Math.round(histogram.mean) / 1000 : 0,
+    p50: ms(histogram.getValueAtPercentile(50)),
+    p90: ms(histogram.getValueAtPercentile(90)),
+    p99: ms(histogram.getValueAtPercentile(99)),
+    'p99.9': ms(histogram.getValueAtPercentile(99.9)),
+    max: ms(histogram.maxValue),
+  };
+}
+
+/** Percentile curve for charts: [percentile, ms] at logarithmically spaced tail points. */
+export function distribution(histogram: Histogram): [number, number][] {
+  if (!histogram.totalCount) return [];
+  const points: [number, number][] = [];
+  for (const p of [0, 10, 25, 50, 75, 90, 95, 97.5, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100]) {
+    points.push([p, ms(histogram.getValueAtPercentile(p))]);
+  }
+  return points;
+}

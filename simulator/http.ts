@@ -1,0 +1,126 @@
+// One explicit set of undici Pools per target and source address: a pool for long polls (one
+// connection per open poll, so a held poll never blocks a short request) and a pool for short
+// requests with a deliberate number of connections. Timeouts are set on purpose for each.
+import { Pool, type Dispatcher } from 'undici';
+import type { ErrorClass } from './metrics.js';
+
+export interface TargetOptions {
+  /** Base URL; its path (if any) prefixes every request path. */
+  url: string;
+  /** Short-request connections per source address. */
+  connections: number;
+  /** Long-poll connections per source address (one per open poll). */
+  pollConnections: number;
+  /** Source addresses (undici `localAddress`); empty means the system's choice. */
+  localAddresses: string[];
+  /** A poll is allowed this long beyond its own timeout before it counts as a timeout. */
+  pollTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export interface Target {
+  basePath: string;
+  /** The pools a device uses, picked by its index so devices spread over source addresses. */
+  shortPool(index: number): Dispatcher;
+  pollPool(index: number): Dispatcher;
+  close(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  body: string;
+}
+
+const POLL_GRACE_MS = 15_000;
+
+export function createTarget(options: TargetOptions): Target {
+  const url = new URL(options.url);
+  const addresses = options.localAddresses.length ? options.localAddresses : [undefined];
+  const make = (connections: number, timeoutMs: number, localAddress?: string) =>
+    new Pool(url.origin, {
+      connections,
+      pipelining: 1,
+      keepAliveTimeout: 60_000,
+      connectTimeout: 10_000,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      ...(localAddress ? { localAddress } : {}),
+    });
+  const short = addresses.map((a) => make(options.connections, options.requestTimeoutMs, a));
+  const polls = options.pollConnections > 0 ? addresses.map((a) => make(options.pollConnections, options.pollTimeoutMs + POLL_GRACE_MS, a)) : [];
+  const all = [...short, ...polls];
+  return {
+    basePath: url.pathname.replace(/\/+$/, ''),
+    shortPool: (index) => short[index % short.length],
+    pollPool: (index) => polls[index % polls.length] ?? short[index % short.length],
+    async close() {
+      await Promise.all(all.map((p) => p.close()));
+    },
+    async destroy() {
+      await Promise.all(all.map((p) => p.destroy()));
+    },
+  };
+}
+
+export const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
+
+/** Send and read the whole body as text. */
+export async function send(
+  dispatcher: Dispatcher,
+  method: Dispatcher.HttpMethod,
+  path: string,
+  body?: string,
+  signal?: AbortSignal,
+  headers: Record<string, string> = JSON_HEADERS,
+): Promise<Reply> {
+  const response = await dispatcher.request({ method, path, body, headers, signal });
+  return { status: response.statusCode, body: await response.body.text() };
+}
+
+/** Send, discarding the body (writes answer 200 with an empty body). */
+export async function sendForStatus(
+  dispatcher: Dispatcher,
+  method: Dispatcher.HttpMethod,
+  path: string,
+  body?: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const response = await dispatcher.request({ method, path, body, headers: JSON_HEADERS, signal });
+  await response.body.dump();
+  return response.statusCode;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'EADDRNOTAVAIL', 'EADDRINUSE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EMFILE']);
+
+/** Classify a failed request by its error code (never by message). */
+export function classifyError(error: unknown): ErrorClass {
+  let current = error as { code?: string; cause?: unknown } | undefined;
+  for (let depth = 0; current && depth < 3; depth++) {
+    const code = current.code;
+    if (code && TIMEOUT_CODES.has(code)) return 'timeout';
+    if (code && RESET_CODES.has(code)) return 'reset';
+    if (code && CONNECT_CODES.has(code)) return 'connect';
+    current = current.cause as typeof current;
+  }
+  return 'other';
+}
+
+export function isAbort(error: unknown): boolean {
+  const e = error as { name?: string; code?: string };
+  return e?.name === 'AbortError' || e?.code === 'UND_ERR_ABORTED' || e?.code === 'ABORT_ERR';
+}
+
+const IPV4_LOOPBACK = /^127\.\d+\.\d+\.\d+$/;
+
+/** Whether a URL names an IPv4 loopback address (where 127.0.0.x source addresses work). */
+export function isIpv4Loopback(url: string): boolean {
+  return IPV4_LOOPBACK.test(new URL(url).hostname);
+}
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
+export function nowEpochMs(): number {
+  return performance.timeOrigin + performance.now();
+}

@@ -1,0 +1,99 @@
+// Payload generators: realistic telemetry per device profile. @faker-js/faker draws each device's
+// starting state (seeded by --seed and the device index, so any split over workers gives the
+// same data); the per-message walk uses a small seeded PRNG, cheap enough for the hot path.
+import { Faker, base, en } from '@faker-js/faker';
+
+export type ProfileSpec = { kind: 'smart-meter' } | { kind: 'tracker' } | { kind: 'plc'; lines: number };
+export type Values = Record<string, number | string | boolean>;
+
+export class ProfileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProfileError';
+  }
+}
+
+const PROFILE_PATTERN = /^(smart-meter|tracker|plc)(?::(\d{1,4}))?$/;
+const DEFAULT_PLC_LINES = 8;
+
+/** `smart-meter`, `tracker`, `plc` or `plc:<lines>` (1..1000 numeric lines). */
+export function parseProfile(text: string): ProfileSpec {
+  const match = PROFILE_PATTERN.exec(text);
+  if (!match) throw new ProfileError(`unknown profile "${text}": expected smart-meter, tracker, plc or plc:<lines>`);
+  if (match[1] !== 'plc') {
+    if (match[2] !== undefined) throw new ProfileError(`profile "${match[1]}" takes no ":<n>" suffix`);
+    return { kind: match[1] as 'smart-meter' | 'tracker' };
+  }
+  const lines = match[2] === undefined ? DEFAULT_PLC_LINES : Number(match[2]);
+  if (lines < 1 || lines > 1000) throw new ProfileError(`profile plc:<lines> takes 1..1000 lines, got ${lines}`);
+  return { kind: 'plc', lines };
+}
+
+export function profileName(spec: ProfileSpec): string {
+  return spec.kind === 'plc' ? `plc:${spec.lines}` : spec.kind;
+}
+
+/** Keys a profile's messages carry, e.g. to read them back from the server. */
+export function profileKeys(spec: ProfileSpec): string[] {
+  if (spec.kind === 'smart-meter') return ['pulseCounter', 'leakage', 'batteryLevel'];
+  if (spec.kind === 'tracker') return ['latitude', 'longitude', 'speed', 'fuel', 'batteryLevel'];
+  return Array.from({ length: spec.lines }, (_, i) => `line${i + 1}`);
+}
+
+/** mulberry32: a tiny, fast, seedable PRNG; returns floats in [0, 1). */
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const faker = new Faker({ locale: [en, base] });
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+/** A device's payload source: each call returns the next message's values. */
+export function createPayloadSource(spec: ProfileSpec, seed: number, deviceIndex: number): () => Values {
+  faker.seed([seed, deviceIndex]);
+  const random = createRandom(faker.number.int({ max: 2 ** 31 }));
+  if (spec.kind === 'smart-meter') {
+    let pulseCounter = faker.number.int({ min: 1000, max: 900_000 });
+    let battery = faker.number.float({ min: 60, max: 100, fractionDigits: 1 });
+    return () => {
+      pulseCounter += Math.floor(random() * 25);
+      battery = Math.max(0, battery - random() * 0.01);
+      return { pulseCounter, leakage: random() < 0.002, batteryLevel: round(battery, 2) };
+    };
+  }
+  if (spec.kind === 'tracker') {
+    let latitude = faker.location.latitude({ min: -60, max: 60, precision: 6 });
+    let longitude = faker.location.longitude({ precision: 6 });
+    let fuel = faker.number.float({ min: 20, max: 100, fractionDigits: 1 });
+    let battery = faker.number.float({ min: 50, max: 100, fractionDigits: 1 });
+    return () => {
+      const speed = round(random() * 120, 1);
+      latitude = round(latitude + (random() - 0.5) * 0.001, 6);
+      longitude = round(longitude + (random() - 0.5) * 0.001, 6);
+      fuel = Math.max(0, fuel - speed * 0.0001);
+      battery = Math.max(0, battery - random() * 0.005);
+      return { latitude, longitude, speed, fuel: round(fuel, 2), batteryLevel: round(battery, 2) };
+    };
+  }
+  const keys = profileKeys(spec);
+  const levels = keys.map(() => faker.number.float({ min: 0, max: 1000, fractionDigits: 2 }));
+  return () => {
+    const values: Values = {};
+    for (let i = 0; i < keys.length; i++) {
+      levels[i] = round(Math.max(0, levels[i] + (random() - 0.5) * 10), 2);
+      values[keys[i]] = levels[i];
+    }
+    return values;
+  };
+}

@@ -1,0 +1,103 @@
+// Child processes for big fleets: each runs a device group (its own pools, source address and
+// descriptor budget) and ships metric deltas to the parent once a second over IPC.
+// This file is both the parent-side launcher and the child's entry point.
+import type { ChildProcess } from 'node:child_process';
+import { forkModule } from './child.js';
+import { startGroup, type GroupConfig } from './group.js';
+import { createRecorder, type MetricsDelta } from './metrics.js';
+
+export type ToWorker = { type: 'start'; config: GroupConfig } | { type: 'stop' };
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'delta'; delta: MetricsDelta; rss: number }
+  | { type: 'done'; delta: MetricsDelta; rss: number; cpuMicros: number }
+  | { type: 'error'; message: string };
+
+export interface WorkerHandle {
+  /** Resolves once the child has loaded and its devices are starting. */
+  ready: Promise<void>;
+  /** Ask the group to stop; resolves with the worker's CPU time when its last delta is in. */
+  stop(): Promise<{ cpuMicros: number }>;
+  kill(): void;
+}
+
+const DELTA_INTERVAL_MS = 1000;
+
+export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, rss: number) => void, onError: (message: string) => void): WorkerHandle {
+  const child: ChildProcess = forkModule(import.meta.url, ['--dhi-simulator-worker']);
+  let finished: ((value: { cpuMicros: number }) => void) | undefined;
+  let failed: ((error: Error) => void) | undefined;
+  let done = false;
+  let onReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (onReady = resolve));
+  child.on('message', (message: FromWorker) => {
+    if (message.type === 'ready') onReady();
+    else if (message.type === 'error') onError(message.message);
+    else {
+      onDelta(message.delta, message.rss);
+      if (message.type === 'done') {
+        done = true;
+        finished?.({ cpuMicros: message.cpuMicros });
+      }
+    }
+  });
+  child.on('exit', (code) => {
+    if (!done) {
+      const error = new Error(`simulator worker exited with code ${code} before finishing`);
+      onError(error.message);
+      failed?.(error);
+      onReady();
+    }
+  });
+  child.send({ type: 'start', config } satisfies ToWorker);
+  return {
+    ready,
+    stop() {
+      return new Promise((resolve, reject) => {
+        if (child.exitCode !== null && !done) return reject(new Error('simulator worker is gone'));
+        finished = resolve;
+        failed = reject;
+        child.send({ type: 'stop' } satisfies ToWorker);
+      });
+    },
+    kill() {
+      if (child.exitCode === null) child.kill();
+    },
+  };
+}
+
+function runChild(): void {
+  const recorder = createRecorder();
+  const cpuStart = process.cpuUsage();
+  const send = (message: FromWorker) => process.send?.(message);
+  let group: ReturnType<typeof startGroup> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopping: Promise<void> | undefined;
+  const stopOnce = () => (stopping ??= group?.stop() ?? Promise.resolve());
+  process.on('message', async (message: ToWorker) => {
+    try {
+      if (message.type === 'start') {
+        group = startGroup(message.config, recorder);
+        send({ type: 'ready' });
+        timer = setInterval(() => send({ type: 'delta', delta: recorder.drain(), rss: process.memoryUsage.rss() }), DELTA_INTERVAL_MS);
+      } else if (message.type === 'stop') {
+        if (timer) clearInterval(timer);
+        await stopOnce();
+        const cpu = process.cpuUsage(cpuStart);
+        send({ type: 'done', delta: recorder.drain(), rss: process.memoryUsage.rss(), cpuMicros: cpu.user + cpu.system });
+        process.disconnect();
+      }
+    } catch (error) {
+      send({ type: 'error', message: (error as Error).stack ?? String(error) });
+      process.exitCode = 1;
+      process.disconnect();
+    }
+  });
+  // The parent going away ends the child too.
+  process.on('disconnect', () => {
+    if (timer) clearInterval(timer);
+    void stopOnce().finally(() => process.exit());
+  });
+}
+
+if (process.argv.includes('--dhi-simulator-worker') && process.send) runChild();
