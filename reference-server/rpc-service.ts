@@ -34,7 +34,7 @@ export interface RpcService {
   reply(deviceId: string, requestId: number, response: string): Promise<void>;
   /** Delete a command (persistent RPC API); its waiter sees `deleted`. */
   remove(rpcId: string): Promise<boolean>;
-  /** Settle every open command (shutdown). */
+  /** Shutdown: end every open non-persistent command; persistent ones stay queued in the store. */
   close(): void;
 }
 
@@ -163,7 +163,10 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
     },
 
     close() {
-      for (const entry of [...live.values()]) onExpiry(entry);
+      for (const entry of [...live.values()]) {
+        if (entry.rpc.persistent) forget(entry);
+        else onExpiry(entry);
+      }
     },
   };
 }

@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import Database from 'better-sqlite3';
+import { Agent, request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGroupCommit } from '../store/group-commit.js';
+import { redactUrl } from '../logging.js';
+import { call, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
+
+const rpcCommand = { method: 'm', params: {}, oneway: true, persistent: false, retries: 0, additionalInfo: null };
+let running: TestServer | undefined;
+afterEach(async () => {
+  if (running) await stopTestServer(running);
+  running = undefined;
+});
+
+describe('restart persistence', () => {
+  it('keeps devices, telemetry, attributes and the RPC id counter across a restart on the same file', async () => {
+    const dir = tempDir();
+    const first = await startTestServer({}, dir);
+    const device = await createDevice(first.ctx);
+    await call(first.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { ts: 1000, values: { t: 21.5 } });
+    await call(first.httpUrl, 'POST', `/api/v1/${device.token}/attributes`, { fw: 'v1.0' });
+    const ids = [];
+    for (let i = 0; i < 2; i++) ids.push((await first.ctx.rpc.submit(device, { ...rpcCommand, expirationTime: Date.now() + 1000 })).rpc.requestId);
+    await stopTestServer(first, false);
+
+    running = await startTestServer({}, dir);
+    expect(running.ctx.store.latestTelemetry(device.id)).toEqual([{ key: 't', ts: 1000, type: 'DOUBLE', value: 21.5 }]);
+    const read = await call(running.httpUrl, 'GET', `/api/v1/${device.token}/attributes?clientKeys=fw`);
+    expect(read.json()).toEqual({ client: { fw: 'v1.0' } });
+    const next = await running.ctx.rpc.submit(device, { ...rpcCommand, expirationTime: Date.now() + 1000 });
+    expect(ids).toEqual([0, 1]);
+    expect(next.rpc.requestId).toBe(2);
+  });
+
+  it('delivers a persistent command queued before a restart at the first poll after it', async () => {
+    const dir = tempDir();
+    const first = await startTestServer({}, dir);
+    const device = await createDevice(first.ctx);
+    const { rpc } = await first.ctx.rpc.submit(device, { ...rpcCommand, persistent: true, expirationTime: Date.now() + 60_000 });
+    await stopTestServer(first, false);
+    running = await startTestServer({}, dir);
+    const res = await call(running.httpUrl, 'GET', `/api/v1/${device.token}/rpc?timeout=60000`);
+    expect(res.json()).toMatchObject({ id: rpc.requestId, method: 'm' });
+  });
+});
+
+describe('group commit', () => {
+  it('runs the writes of one event-loop turn in one transaction and answers after its commit', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
+    const group = createGroupCommit(db);
+    const events: string[] = [];
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const writes = [1, 2, 3].map((v) =>
+      group.write((value: number) => {
+        events.push(`run ${value} in transaction=${db.inTransaction}`);
+        insert.run(value);
+      }, v).then(() => events.push(`answered ${v}`)));
+    await Promise.all(writes);
+    expect(events).toEqual([
+      'run 1 in transaction=true', 'run 2 in transaction=true', 'run 3 in transaction=true',
+      'answered 1', 'answered 2', 'answered 3',
+    ]);
+    expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 3 });
+  });
+
+  it('rolls back a failing write alone, keeping the others of its batch', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
+    const group = createGroupCommit(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const results = await Promise.allSettled([
+      group.write((v: number) => insert.run(v), 1),
+      group.write(() => {
+        insert.run(2);
+        insert.run(null);
+      }),
+      group.write((v: number) => insert.run(v), 3),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(db.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 1 }, { v: 3 }]);
+  });
+});
+
+describe('HTTPS', () => {
+  it('serves the device API over HTTPS with a generated self-signed certificate', async () => {
+    running = await startTestServer({ httpsPort: 0 });
+    expect(running.httpsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const device = await createDevice(running.ctx);
+    const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+    const res = await request(`${running.httpsUrl}/api/v1/${device.token}/telemetry`, {
+      method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' }, dispatcher,
+    });
+    expect(res.statusCode).toBe(200);
+    await res.body.text();
+    await dispatcher.close();
+    expect(running.ctx.store.telemetryCount(device.id)).toBe(1);
+  });
+});
+
+describe('logs', () => {
+  it('redacts access tokens from URLs but keeps the provisioning path', () => {
+    expect(redactUrl('/api/v1/A1b2C3/telemetry?x=1')).toBe('/api/v1/***/telemetry?x=1');
+    expect(redactUrl('/api/v1/provision')).toBe('/api/v1/provision');
+    expect(redactUrl('/api/device/1')).toBe('/api/device/1');
+  });
+});
+
+describe('dhi serve process', () => {
+  it('answers open polls and exits 0 on SIGTERM, keeping accepted writes', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'dhi.db');
+    const root = join(import.meta.dirname, '..', '..');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin', 'dhi.ts'), 'serve', '--host', '127.0.0.1',
+      '--port', '0', '--https-port', '-1', '--db', db, '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => out.includes('device API on') && resolve());
+      child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
+    });
+    const base = /device API on (http:\/\/\S+)/.exec(out)![1];
+    const store = new Database(db);
+    const profileId = (store.prepare('SELECT id FROM device_profiles WHERE is_default = 1').get() as { id: string }).id;
+    store.prepare(`INSERT INTO devices (id, name, type, token, profile_id, created_time) VALUES ('d1', 'sig', 'default', 'sigtoken', ?, 0)`).run(profileId);
+    store.close();
+    expect((await call(base, 'POST', '/api/v1/sigtoken/telemetry', { a: 1 })).status).toBe(200);
+    const poll = call(base, 'GET', '/api/v1/sigtoken/rpc?timeout=60000');
+    // The poll is open once the server has parsed it; a telemetry write after it proves ordering.
+    expect((await call(base, 'POST', '/api/v1/sigtoken/telemetry', { b: 2 })).status).toBe(200);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect((await poll).status).toBe(408);
+    expect(code).toBe(0);
+    const after = new Database(db, { readonly: true });
+    expect(after.prepare(`SELECT count(*) AS n FROM telemetry WHERE device_id = 'd1'`).get()).toEqual({ n: 2 });
+    after.close();
+  });
+});
