@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { createPayloadSource, parseProfile, profileKeys, ProfileError } from '../profiles.js';
+
+describe('payload profiles', () => {
+  it('parses the profile names and refuses others', () => {
+    expect(parseProfile('smart-meter')).toEqual({ kind: 'smart-meter' });
+    expect(parseProfile('plc')).toEqual({ kind: 'plc', lines: 8 });
+    expect(parseProfile('plc:32')).toEqual({ kind: 'plc', lines: 32 });
+    expect(() => parseProfile('tracker:3')).toThrow(ProfileError);
+    expect(() => parseProfile('plc:0')).toThrow(/1\.\.1000/);
+    expect(() => parseProfile('fridge')).toThrow(/unknown profile "fridge"/);
+  });
+
+  it('generates the keys of each profile', () => {
+    expect(Object.keys(createPayloadSource({ kind: 'smart-meter' }, 1, 0)())).toEqual(['pulseCounter', 'leakage', 'batteryLevel']);
+    expect(Object.keys(createPayloadSource({ kind: 'tracker' }, 1, 0)())).toEqual(profileKeys({ kind: 'tracker' }));
+    expect(Object.keys(createPayloadSource({ kind: 'plc', lines: 3 }, 1, 0)())).toEqual(['line1', 'line2', 'line3']);
+  });
+
+  it('gives the same data for the same seed and device, and different data otherwise', () => {
+    const run = (seed: number, index: number) => {
+      const next = createPayloadSource({ kind: 'tracker' }, seed, index);
+      return [next(), next(), next()];
+    };
+    expect(run(7, 3)).toEqual(run(7, 3));
+    expect(run(7, 3)).not.toEqual(run(8, 3));
+    expect(run(7, 3)).not.toEqual(run(7, 4));
+  });
+
+  it('keeps a smart meter counter monotonic', () => {
+    const next = createPayloadSource({ kind: 'smart-meter' }, 1, 9);
+    let last = -1;
+    for (let i = 0; i < 50; i++) {
+      const { pulseCounter } = next() as { pulseCounter: number };
+      expect(pulseCounter).toBeGreaterThanOrEqual(last);
+      last = pulseCounter;
+    }
+  });
+});
