@@ -1,15 +1,32 @@
-// `dhi conform`: options and help.
+// `dhi conform`: options and help. The suite itself is loaded only when the command runs.
 import type { Command } from 'commander';
-import { httpUrl } from '../bin/option-parsers.js';
-import { notYet } from '../bin/not-yet.js';
+import { collect, httpUrl, integer } from '../bin/option-parsers.js';
 
 export function registerConform(program: Command): void {
   program
     .command('conform')
-    .description('run the conformance suite against a server and write reports')
-    .requiredOption('--target <url>', 'base URL of the device API', httpUrl)
-    .option('--report-dir <dir>', 'where reports go', 'reports/conformance')
-    .option('--agent <name>', 'name of the implementation under test (one column of the report matrix)')
+    .description('run the conformance suite against a server and write reports (exit 0 when every MUST case passes, 1 otherwise, 2 for a usage error or an unreachable target)')
+    .option('--target <url>', 'base URL of the device API (required unless --list)', httpUrl)
+    .option('--control-url <url>', 'base URL of the ThingsBoard-style control API (default: the target)', httpUrl)
+    .option('--username <user>', 'control API user', 'tenant@thingsboard.org')
+    .option('--password <password>', 'control API password', 'tenant')
+    .option('--cases <id-glob>', 'run only cases whose id matches (e.g. 4.*, *.3.*, 1.2.1; repeatable, comma-separated)', collect)
+    .option('--exclude <id-glob>', 'leave out cases whose id matches (repeatable, comma-separated)', collect)
     .option('--strict', 'SHOULD failures fail the run too', false)
-    .action(() => notYet('conform', 'the conformance suite (issue 5)'));
+    .option('--list', 'print the case catalogue (after --cases/--exclude) and exit', false)
+    .option('--agent <name>', 'name of the implementation under test (one column of the report matrix; default: the target host)')
+    .option('--report-dir <dir>', 'where reports go', 'reports/conformance')
+    .option('--insecure', 'accept a self-signed HTTPS certificate', false)
+    .option('--concurrency <n>', 'cases run at once', integer(1, 256), 8)
+    .action(async (options) => {
+      const { runConform, UsageError } = await import('./cli.js');
+      try {
+        const result = await runConform(options);
+        process.exitCode = result.exitCode;
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        console.error(`dhi conform: ${error.message}`);
+        process.exitCode = 2;
+      }
+    });
 }

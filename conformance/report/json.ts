@@ -1,0 +1,65 @@
+// A run's records as JSON; several agents' runs in one report directory are kept side by side
+// (runs/<agent>.json) and merged into index.json, junit.xml and index.html.
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OUTCOMES, type CaseRecord, type Outcome } from '../case.js';
+
+export type Counts = Record<Outcome | 'total' | 'mustFailures' | 'shouldFailures', number>;
+
+export interface RunReport {
+  agent: string;
+  target: string;
+  controlUrl: string;
+  /** Why control cases were skipped, when they were. */
+  controlUnavailable?: string;
+  startedAt: string;
+  durationMs: number;
+  strict: boolean;
+  exitCode: number;
+  counts: Counts;
+  cases: CaseRecord[];
+}
+
+export interface ReportIndex {
+  generatedAt: string;
+  runs: RunReport[];
+}
+
+export function countRecords(records: readonly CaseRecord[]): Counts {
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Counts;
+  counts.total = records.length;
+  counts.mustFailures = 0;
+  counts.shouldFailures = 0;
+  for (const r of records) {
+    counts[r.outcome]++;
+    if (r.failedSeverity === 'MUST') counts.mustFailures++;
+    if (r.failedSeverity === 'SHOULD') counts.shouldFailures++;
+  }
+  return counts;
+}
+
+/** A file name for the agent: letters, digits, dot, dash and underscore. */
+export function agentSlug(agent: string): string {
+  return agent.replace(/[^A-Za-z0-9._-]+/g, '_') || 'agent';
+}
+
+/** Stores this run and returns every run in the directory (this one included), by agent name. */
+export async function storeRun(reportDir: string, run: RunReport): Promise<RunReport[]> {
+  const runsDir = join(reportDir, 'runs');
+  await mkdir(runsDir, { recursive: true });
+  await writeFile(join(runsDir, `${agentSlug(run.agent)}.json`), JSON.stringify(run, null, 2));
+  const runs: RunReport[] = [];
+  for (const name of (await readdir(runsDir)).filter((n) => n.endsWith('.json')).sort()) {
+    try {
+      runs.push(JSON.parse(await readFile(join(runsDir, name), 'utf8')) as RunReport);
+    } catch {
+      // A file that is not a run (edited by hand, half written by another process) is left out.
+    }
+  }
+  return runs;
+}
+
+export function indexJson(runs: RunReport[]): string {
+  const index: ReportIndex = { generatedAt: new Date().toISOString(), runs };
+  return JSON.stringify(index, null, 2);
+}
