@@ -80,9 +80,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   const control = createControlApi(ctx);
   await control.register(app);
   const handlers = { ...deviceApiHandlers(ctx), ...control.handlers };
-  // Issue 4 (control API) is in progress: its operations are registered as their handlers land.
-  const operations = contract.operations.filter((op) => op.tags.includes('device') || handlers[op.operationId]);
-  registerRoutes(app, operations, handlers, { device: authenticateDevice, user: control.authenticate }, config.payloadLimits);
+  registerRoutes(app, contract.operations, handlers, { device: authenticateDevice, user: control.authenticate }, config.payloadLimits);
 
   const allowed = methodsByPath(contract);
   app.setNotFoundHandler((request, reply) => {

@@ -1,9 +1,24 @@
-// The control API (ThingsBoard REST subset): issue 4 is building it. Until then the server has no
-// control handlers and every control route answers 401 through this hook.
+// The control API: ThingsBoard's REST subset (and the dhi rules extension) by operationId, the
+// bearer-JWT hook, and the plugins its routes need (multipart for OTA uploads, Swagger UI).
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { errorBody, ErrorCode } from '../errors.js';
+import { loadContract } from '../../spec/load.js';
+import { limitFor } from '../payload-limits.js';
+import { createAuth } from './auth.js';
+import { customerHandlers } from './customers.js';
+import { deviceHandlers } from './devices.js';
+import { attributeHandlers } from './attributes.js';
+import { telemetryHandlers } from './telemetry.js';
+import { rpcHandlers } from './rpc.js';
+import { otaHandlers } from './ota.js';
+import { profileHandlers } from './profiles.js';
+import { claimingHandlers } from './claiming.js';
+import { ruleHandlers } from './rules.js';
+import { registerDocs } from './docs.js';
+import { createOtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
+import type { Authority, UserRecord } from '../store/types.js';
 
 export interface ControlApi {
   handlers: Handlers;
@@ -13,12 +28,44 @@ export interface ControlApi {
   register(app: FastifyInstance): Promise<void>;
 }
 
-export function createControlApi(_ctx: ServerContext): ControlApi {
+/** Who may call what: tenant admins everything but claiming, customer users only claiming. */
+const PUBLIC = new Set(['login']);
+const AUTHORITIES: Record<string, Authority[]> = {
+  claimDevice: ['CUSTOMER_USER'],
+  reclaimDevice: ['TENANT_ADMIN', 'CUSTOMER_USER'],
+};
+const UPLOAD_PATH = '/api/otaPackage/{otaPackageId}';
+
+export function createControlApi(ctx: ServerContext): ControlApi {
+  const auth = createAuth(ctx);
+  const ota = createOtaAssignment(ctx);
+  const all: Handlers = {
+    ...auth.handlers,
+    ...customerHandlers(ctx),
+    ...deviceHandlers(ctx, ota),
+    ...attributeHandlers(ctx),
+    ...telemetryHandlers(ctx),
+    ...rpcHandlers(ctx),
+    ...otaHandlers(ctx),
+    ...profileHandlers(ctx, ota),
+    ...claimingHandlers(ctx),
+    ...ruleHandlers(ctx),
+  };
+  const handlers = Object.fromEntries(
+    Object.entries(all).map(([id, handler]) => [id, PUBLIC.has(id) ? handler : auth.allow(AUTHORITIES[id] ?? ['TENANT_ADMIN'], handler)]),
+  );
+
   return {
-    handlers: {},
-    authenticate: (_request, reply) => {
-      reply.code(401).send(errorBody(401, ErrorCode.AUTHENTICATION, 'Authentication failed'));
+    handlers,
+    authenticate: auth.authenticate,
+    async register(app) {
+      await auth.init();
+      app.decorateRequest('user', null as unknown as UserRecord);
+      await app.register(multipart, {
+        attachFieldsToBody: true,
+        limits: { fileSize: limitFor(UPLOAD_PATH, ctx.config.payloadLimits), files: 1 },
+      });
+      await registerDocs(app, (await loadContract()).document);
     },
-    register: async () => {},
   };
 }

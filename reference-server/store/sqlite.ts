@@ -8,7 +8,7 @@ import { migrate } from './sqlite-schema.js';
 import { createGroupCommit } from './group-commit.js';
 import { fromRow, toCell, type KvRow } from './sqlite-values.js';
 import type {
-  ClaimRecord, CustomerRecord, DeviceRecord, JsonValue, KvEntry, OtaRecord, Page, ProfileRecord, RpcRecord,
+  ClaimRecord, CustomerRecord, DeviceRecord, JsonValue, KvEntry, OtaRecord, ProfileRecord, RpcRecord,
   RpcStatus, RuleRecord, Scope, Store, TelemetryQuery, UserRecord,
 } from './types.js';
 
@@ -87,6 +87,7 @@ export function createSqliteStore(path: string): Store {
     deviceByName: db.prepare('SELECT * FROM devices WHERE name = ?'),
     devicesPage: db.prepare('SELECT * FROM devices WHERE name LIKE ? ORDER BY created_time DESC, name LIMIT ? OFFSET ?'),
     devicesCount: db.prepare('SELECT count(*) AS n FROM devices WHERE name LIKE ?'),
+    devicesByProfile: db.prepare('SELECT * FROM devices WHERE profile_id = ? ORDER BY created_time, name'),
     insertDevice: db.prepare(`INSERT INTO devices (id, name, type, label, token, profile_id, customer_id, firmware_id,
       software_id, additional_info, created_time) VALUES (@id, @name, @type, @label, @token, @profile_id, @customer_id,
       @firmware_id, @software_id, @additional_info, @created_time)`),
@@ -163,6 +164,8 @@ export function createSqliteStore(path: string): Store {
     customerByTitle: db.prepare('SELECT * FROM customers WHERE title = ?'),
     insertUser: db.prepare(`INSERT INTO users (id, email, authority, customer_id, first_name, last_name, password_hash,
       created_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    updateUser: db.prepare(`UPDATE users SET email = ?, authority = ?, customer_id = ?, first_name = ?, last_name = ?,
+      password_hash = ? WHERE id = ?`),
     userById: db.prepare('SELECT * FROM users WHERE id = ?'),
     userByEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
     setRule: db.prepare('INSERT OR REPLACE INTO rules (method, type, reply) VALUES (?, ?, ?)'),
@@ -213,6 +216,7 @@ export function createSqliteStore(path: string): Store {
         totalElements: count(q.devicesCount, like),
       };
     },
+    devicesByProfile: (profileId) => (q.devicesByProfile.all(profileId) as Row[]).map(deviceFrom),
     insertDevice: (device) => void q.insertDevice.run(deviceCells(device)),
     updateDevice(device) {
       forget(device.id);
@@ -330,6 +334,7 @@ export function createSqliteStore(path: string): Store {
     },
     insertUser: (u) => void q.insertUser.run(u.id, u.email, u.authority, u.customerId, u.firstName, u.lastName,
       u.passwordHash, u.createdTime),
+    updateUser: (u) => void q.updateUser.run(u.email, u.authority, u.customerId, u.firstName, u.lastName, u.passwordHash, u.id),
     userById: (id) => {
       const row = q.userById.get(id) as Row | undefined;
       return row && userFrom(row);

@@ -145,6 +145,8 @@ export interface Store {
   deviceById(id: string): DeviceRecord | undefined;
   deviceByName(name: string): DeviceRecord | undefined;
   listDevices(page: number, pageSize: number, textSearch?: string): Page<DeviceRecord>;
+  /** Every device of a profile (OTA assignment to the profile). */
+  devicesByProfile(profileId: string): DeviceRecord[];
   /** Write-side (call inside write()). */
   insertDevice(device: DeviceRecord): void;
   updateDevice(device: DeviceRecord): void;
@@ -207,6 +209,7 @@ export interface Store {
   customerById(id: string): CustomerRecord | undefined;
   customerByTitle(title: string): CustomerRecord | undefined;
   insertUser(user: UserRecord): void;
+  updateUser(user: UserRecord): void;
   userById(id: string): UserRecord | undefined;
   userByEmail(email: string): UserRecord | undefined;
 

@@ -1,0 +1,102 @@
+// Customers and users (ThingsBoard CustomerController, UserController): what claiming needs. Users
+// created here have no password; a tenant admin obtains their JWT (GET /api/user/{id}/token).
+import { randomUUID } from 'node:crypto';
+import { badRequest, notFound } from '../errors.js';
+import { entityId, NULL_UUID, refId, type EntityId } from './entities.js';
+import type { ServerContext } from '../context.js';
+import type { Handlers } from '../handler.js';
+import type { Authority, CustomerRecord, Store, UserRecord } from '../store/types.js';
+
+interface CustomerInput {
+  id?: EntityId;
+  title: string;
+  email?: string;
+}
+
+interface UserInput {
+  id?: EntityId;
+  email: string;
+  authority: Authority;
+  customerId?: EntityId | null;
+  firstName?: string;
+  lastName?: string;
+}
+
+const customerJson = (c: CustomerRecord) => ({
+  id: entityId('CUSTOMER', c.id), createdTime: c.createdTime, title: c.title, name: c.title, email: c.email,
+});
+
+const userJson = (u: UserRecord) => ({
+  id: entityId('USER', u.id), createdTime: u.createdTime, email: u.email, name: u.email, authority: u.authority,
+  customerId: entityId('CUSTOMER', u.customerId ?? NULL_UUID), firstName: u.firstName, lastName: u.lastName,
+});
+
+function foundCustomer(store: Store, id: string): CustomerRecord {
+  const customer = store.customerById(id);
+  if (!customer) throw notFound(`Customer with id [${id}] is not found`);
+  return customer;
+}
+
+function saveCustomer(store: Store, input: CustomerInput): CustomerRecord {
+  const id = refId(input.id);
+  const before = id ? foundCustomer(store, id) : undefined;
+  const titled = store.customerByTitle(input.title);
+  if (titled && titled.id !== id) throw badRequest('Customer with such title already exists!');
+  const customer = { id: before?.id ?? randomUUID(), title: input.title, email: input.email ?? before?.email ?? null, createdTime: before?.createdTime ?? Date.now() };
+  if (before) store.updateCustomer(customer);
+  else store.insertCustomer(customer);
+  return customer;
+}
+
+function saveUser(store: Store, input: UserInput): UserRecord {
+  const id = refId(input.id);
+  const before = id ? store.userById(id) : undefined;
+  if (id && !before) throw notFound(`User with id [${id}] is not found`);
+  const customerId = refId(input.customerId);
+  if (input.authority === 'CUSTOMER_USER') {
+    if (!customerId) throw badRequest('Customer user should be assigned to customer!');
+    if (!store.customerById(customerId)) throw badRequest('User is referencing to non-existent customer!');
+  } else if (customerId) {
+    throw badRequest('Tenant administrator should not be assigned to customer!');
+  }
+  const emailed = store.userByEmail(input.email);
+  if (emailed && emailed.id !== id) throw badRequest(`User with email '${input.email}' already present in database!`);
+  const user: UserRecord = {
+    id: before?.id ?? randomUUID(), email: input.email, authority: input.authority, customerId,
+    firstName: input.firstName ?? before?.firstName ?? null, lastName: input.lastName ?? before?.lastName ?? null,
+    passwordHash: before?.passwordHash ?? null, createdTime: before?.createdTime ?? Date.now(),
+  };
+  if (before) store.updateUser(user);
+  else store.insertUser(user);
+  return user;
+}
+
+export function customerHandlers({ store }: ServerContext): Handlers {
+  const idOf = (params: unknown) => (params as { customerId: string }).customerId;
+  const runSaveCustomer = (input: CustomerInput) => saveCustomer(store, input);
+  const runSaveUser = (input: UserInput) => saveUser(store, input);
+
+  return {
+    async saveCustomer(request, reply) {
+      return reply.code(200).send(customerJson(await store.write(runSaveCustomer, request.body as CustomerInput)));
+    },
+
+    getCustomer(request, reply) {
+      return reply.code(200).send(customerJson(foundCustomer(store, idOf(request.params))));
+    },
+
+    async deleteCustomer(request, reply) {
+      const id = idOf(request.params);
+      // Its users go with it; its devices become unassigned (foreign keys).
+      await store.write(() => {
+        foundCustomer(store, id);
+        store.deleteCustomer(id);
+      });
+      return reply.code(200).send();
+    },
+
+    async saveUser(request, reply) {
+      return reply.code(200).send(userJson(await store.write(runSaveUser, request.body as UserInput)));
+    },
+  };
+}

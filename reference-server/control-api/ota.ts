@@ -1,0 +1,159 @@
+// OTA packages (ThingsBoard OtaPackageController): create the info, upload the file (multipart part
+// `file`) with its checksum, read, download, list, delete. Assignment is done on devices and
+// profiles (ota-assignment.ts).
+import { randomUUID } from 'node:crypto';
+import type { MultipartFile } from '@fastify/multipart';
+import { badRequest, notFound } from '../errors.js';
+import { checksum, type ChecksumAlgorithm } from './checksums.js';
+import { entityId, optionalEntityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
+import type { ServerContext } from '../context.js';
+import type { Handlers } from '../handler.js';
+import type { OtaRecord, OtaType, Store } from '../store/types.js';
+
+interface OtaInput {
+  id?: EntityId;
+  title: string;
+  version: string;
+  type: OtaType;
+  tag?: string;
+  url?: string;
+  deviceProfileId?: EntityId | null;
+}
+
+const FILE_NAME_MAX = 255;
+const UNSAFE_FILE_NAME = /[^A-Za-z0-9._-]/g;
+const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+
+/** The uploaded name goes into Content-Disposition: keep its last path segment and safe characters only. */
+export function safeFileName(name: string | undefined, fallback: string): string {
+  const base = (name ?? '').split(/[/\\]/).pop()!.replace(UNSAFE_FILE_NAME, '_').replace(/^\.+/, '');
+  return base.slice(0, FILE_NAME_MAX) || fallback;
+}
+
+export function otaJson(o: OtaRecord) {
+  return {
+    id: entityId('OTA_PACKAGE', o.id),
+    createdTime: o.createdTime,
+    deviceProfileId: optionalEntityId('DEVICE_PROFILE', o.profileId),
+    type: o.type,
+    title: o.title,
+    version: o.version,
+    tag: o.tag,
+    url: o.url,
+    hasData: o.dataSize !== null,
+    fileName: o.fileName,
+    contentType: o.contentType,
+    checksumAlgorithm: o.checksumAlgorithm,
+    checksum: o.checksum,
+    dataSize: o.dataSize,
+  };
+}
+
+function found(store: Store, id: string): OtaRecord {
+  const ota = store.otaById(id);
+  if (!ota) throw notFound(`OtaPackage with id [${id}] is not found`);
+  return ota;
+}
+
+function saveInfo(store: Store, input: OtaInput): OtaRecord {
+  const id = refId(input.id);
+  const before = id ? found(store, id) : undefined;
+  const profileId = refId(input.deviceProfileId);
+  if (profileId && !store.profileById(profileId)) throw badRequest('OtaPackage is referencing to non-existent device profile!');
+  const ota: OtaRecord = {
+    id: before?.id ?? randomUUID(), type: input.type, title: input.title, version: input.version,
+    tag: input.tag ?? before?.tag ?? null, url: input.url ?? before?.url ?? null, profileId,
+    fileName: before?.fileName ?? null, contentType: before?.contentType ?? null,
+    checksumAlgorithm: before?.checksumAlgorithm ?? null, checksum: before?.checksum ?? null,
+    dataSize: before?.dataSize ?? null, createdTime: before?.createdTime ?? Date.now(),
+  };
+  if (before?.dataSize != null && (['type', 'title', 'version', 'profileId', 'url'] as const).some((f) => before[f] !== ota[f])) {
+    throw badRequest('Updating an OtaPackage that has data is prohibited!');
+  }
+  try {
+    if (before) store.updateOta(ota);
+    else store.insertOta(ota);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+      throw badRequest('OtaPackage with such title and version already exists!');
+    }
+    throw error;
+  }
+  return ota;
+}
+
+function saveData(store: Store, { ota, data }: { ota: OtaRecord; data: Buffer }): OtaRecord {
+  const current = found(store, ota.id);
+  if (current.dataSize !== null) throw badRequest('Updating otaPackage data is prohibited!');
+  store.updateOta(ota);
+  store.setOtaData(ota.id, data);
+  return ota;
+}
+
+export function otaHandlers({ store }: ServerContext): Handlers {
+  const idOf = (params: unknown) => (params as { otaPackageId: string }).otaPackageId;
+  const runSaveInfo = (input: OtaInput) => saveInfo(store, input);
+  const runSaveData = (arg: { ota: OtaRecord; data: Buffer }) => saveData(store, arg);
+
+  return {
+    async saveOtaPackageInfo(request, reply) {
+      return reply.code(200).send(otaJson(await store.write(runSaveInfo, request.body as OtaInput)));
+    },
+
+    async uploadOtaPackage(request, reply) {
+      const ota = found(store, idOf(request.params));
+      if (ota.url) throw badRequest('An OtaPackage with a url has no data to upload');
+      const query = request.query as { checksumAlgorithm: ChecksumAlgorithm; checksum?: string };
+      const part = (request.body as Record<string, MultipartFile | undefined> | undefined)?.file;
+      if (!request.isMultipart() || part?.type !== 'file') throw badRequest("Required request part 'file' is not present");
+      const data = await part.toBuffer();
+      if (data.length === 0) throw badRequest('OtaPackage data should be specified!');
+      const computed = checksum(query.checksumAlgorithm, data);
+      if (query.checksum && query.checksum.toLowerCase() !== computed) throw badRequest('Wrong otaPackage file!');
+      const saved = await store.write(runSaveData, {
+        ota: {
+          ...ota,
+          fileName: safeFileName(part.filename, `${ota.title}-${ota.version}.bin`),
+          contentType: MEDIA_TYPE.test(part.mimetype) ? part.mimetype : 'application/octet-stream',
+          checksumAlgorithm: query.checksumAlgorithm,
+          checksum: computed,
+          dataSize: data.length,
+        },
+        data,
+      });
+      return reply.code(200).send(otaJson(saved));
+    },
+
+    getOtaPackage(request, reply) {
+      return reply.code(200).send(otaJson(found(store, idOf(request.params))));
+    },
+
+    downloadOtaPackage(request, reply) {
+      const ota = found(store, idOf(request.params));
+      const data = store.otaData(ota.id);
+      if (!data) throw notFound(`OtaPackage with id [${ota.id}] has no data`);
+      const fileName = ota.fileName ?? `${ota.title}-${ota.version}.bin`;
+      return reply
+        .code(200)
+        .header('content-type', ota.contentType ?? 'application/octet-stream')
+        .header('content-disposition', `attachment;filename=${fileName}`)
+        .header('x-filename', fileName)
+        .send(data);
+    },
+
+    getOtaPackages(request, reply) {
+      const page = pageQuery(request.query);
+      return reply.code(200).send(pageData(store.listOta(page.page, page.pageSize), page, otaJson));
+    },
+
+    async deleteOtaPackage(request, reply) {
+      const id = idOf(request.params);
+      await store.write(() => {
+        found(store, id);
+        if (store.otaInUse(id)) throw badRequest('The otaPackage referenced by devices or device profiles cannot be deleted!');
+        store.deleteOta(id);
+      });
+      return reply.code(200).send();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+// Server-side RPC (ThingsBoard RpcV1Controller, RpcV2Controller, AbstractRpcController) and the
+// persistent RPC API. The command's life is rpc-service.ts; this maps its outcome to HTTP:
+// two-way 200 with the reply (406 if not JSON), one-way 200 empty; v1 408 delivered-but-unanswered
+// and 409 never delivered, v2 504 for both; persistent 200 {rpcId} at once.
+import { ApiError, ErrorCode, notFound } from '../errors.js';
+import { sendJson, type Handler, type Handlers } from '../handler.js';
+import { entityId, pageData, pageQuery } from './entities.js';
+import type { FastifyReply } from 'fastify';
+import type { ServerContext } from '../context.js';
+import type { RpcOutcome } from '../rpc-service.js';
+import type { JsonValue, RpcRecord, RpcStatus } from '../store/types.js';
+
+interface ServerRpcBody {
+  method: string;
+  params: JsonValue;
+  timeout?: number;
+  expirationTime?: number;
+  persistent?: boolean;
+  retries?: number;
+  additionalInfo?: JsonValue;
+}
+
+type Version = 'v1' | 'v2';
+
+const unanswered = (version: Version, what: string) =>
+  version === 'v1'
+    ? new ApiError(408, ErrorCode.GENERAL, `${what} was delivered but not answered in time`)
+    : new ApiError(504, ErrorCode.GENERAL, `${what} was not answered in time`);
+const undelivered = (version: Version, what: string) =>
+  version === 'v1'
+    ? new ApiError(409, ErrorCode.GENERAL, `${what} was not delivered to the device in time`)
+    : new ApiError(504, ErrorCode.GENERAL, `${what} was not delivered to the device in time`);
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function respond(reply: FastifyReply, version: Version, outcome: RpcOutcome): FastifyReply {
+  switch (outcome.kind) {
+    case 'replied': {
+      const parsed = parseJson(outcome.response);
+      if (!parsed.ok) throw new ApiError(406, ErrorCode.GENERAL, 'The device replied with a body that is not JSON');
+      return sendJson(reply, 200, parsed.value);
+    }
+    case 'delivered':
+      return reply.code(200).send();
+    case 'timeout':
+      throw unanswered(version, 'The RPC command');
+    case 'expired':
+    case 'deleted':
+      throw undelivered(version, 'The RPC command');
+  }
+}
+
+/** ThingsBoard's Rpc entity: the request as the device actor stored it (params as JSON text). */
+function rpcJson(rpc: RpcRecord) {
+  const response = rpc.response === null ? null : parseJson(rpc.response);
+  return {
+    id: entityId('RPC', rpc.id),
+    createdTime: rpc.createdTime,
+    deviceId: entityId('DEVICE', rpc.deviceId),
+    expirationTime: rpc.expirationTime,
+    request: {
+      id: rpc.id,
+      oneway: rpc.oneway,
+      body: { method: rpc.method, params: JSON.stringify(rpc.params) },
+      persisted: rpc.persistent,
+      retries: rpc.retries,
+    },
+    response: response === null ? null : response.ok ? response.value : rpc.response,
+    status: rpc.status,
+    additionalInfo: rpc.additionalInfo,
+  };
+}
+
+export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
+  const send = (version: Version): Handler => async (request, reply) => {
+    const { direction, deviceId } = request.params as { direction: 'oneway' | 'twoway'; deviceId: string };
+    const device = store.deviceById(deviceId);
+    if (!device) throw notFound(`Device with id [${deviceId}] is not found`);
+    const body = request.body as ServerRpcBody;
+    const timeout = body.timeout ?? config.serverRpcDefaultTimeoutMs;
+    const { rpc: stored, outcome } = await rpc.submit(device, {
+      method: body.method,
+      params: body.params,
+      oneway: direction === 'oneway',
+      persistent: body.persistent === true,
+      expirationTime: body.expirationTime ?? Date.now() + Math.max(config.serverRpcMinTimeoutMs, timeout),
+      retries: body.retries ?? 0,
+      additionalInfo: body.additionalInfo ?? null,
+    });
+    if (stored.persistent) return reply.code(200).send({ rpcId: stored.id });
+    return respond(reply, version, await outcome);
+  };
+
+  const persistent = (rpcId: string): RpcRecord => {
+    const found = store.rpcById(rpcId);
+    if (!found?.persistent) throw notFound(`Rpc with id [${rpcId}] is not found`);
+    return found;
+  };
+
+  return {
+    sendRpcV1: send('v1'),
+    sendRpcV2: send('v2'),
+
+    getPersistentRpc(request, reply) {
+      return reply.code(200).send(rpcJson(persistent((request.params as { rpcId: string }).rpcId)));
+    },
+
+    async deletePersistentRpc(request, reply) {
+      const { rpcId } = request.params as { rpcId: string };
+      persistent(rpcId);
+      await rpc.remove(rpcId);
+      return reply.code(200).send();
+    },
+
+    getPersistentRpcByDevice(request, reply) {
+      const { deviceId } = request.params as { deviceId: string };
+      if (!store.deviceById(deviceId)) throw notFound(`Device with id [${deviceId}] is not found`);
+      const page = pageQuery(request.query);
+      const { rpcStatus } = request.query as { rpcStatus?: RpcStatus };
+      return reply.code(200).send(pageData(store.listRpcs(deviceId, page.page, page.pageSize, rpcStatus), page, rpcJson));
+    },
+  };
+}
