@@ -2,6 +2,7 @@
 // a mixed simulation against it, reports/index.html linking both, then serve until Ctrl-C.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { runConform } from '../conformance/cli.js';
 import { startServer } from '../reference-server/server.js';
 import { simulate } from './cli.js';
 import { createControl } from './control.js';
@@ -27,18 +28,6 @@ interface Link {
   title: string;
   href?: string;
   note: string;
-}
-
-type RunConform = (options: { target: string; reportDir: string }) => Promise<{ exitCode: number; reportDir: string; counts: Record<string, number> }>;
-
-/** The conformance suite is another area's module: load it if it is there, say what is missing if not. */
-async function loadRunConform(): Promise<RunConform | string> {
-  try {
-    const module = (await import('../conformance/cli.js' as string)) as { runConform?: RunConform };
-    return typeof module.runConform === 'function' ? module.runConform : 'conformance/cli.ts does not export runConform yet';
-  } catch (error) {
-    return `conformance/cli.ts cannot be loaded (${(error as Error).message.split('\n')[0]})`;
-  }
 }
 
 function firstExisting(dir: string, names: string[]): string | undefined {
@@ -85,22 +74,16 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   console.log(`dhi demo: reference server at ${url}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''} (store ${options.db})`);
   const links: Link[] = [];
 
-  const runConform = await loadRunConform();
-  if (typeof runConform === 'string') {
-    console.error(`dhi demo: skipping the conformance suite: ${runConform}`);
-    links.push({ title: 'Conformance', note: `not run: ${runConform}` });
-  } else {
-    console.log('dhi demo: running the conformance suite');
-    try {
-      const outcome = await runConform({ target: url, reportDir: join(options.reports, 'conformance') });
-      const page = firstExisting(outcome.reportDir, ['report.html', 'index.html']);
-      const counts = Object.entries(outcome.counts).map(([k, v]) => `${k} ${v}`).join(', ');
-      links.push({ title: 'Conformance report', href: relative(options.reports, page ?? outcome.reportDir), note: `${counts} (exit code ${outcome.exitCode})` });
-      console.log(`dhi demo: conformance ${counts}`);
-    } catch (error) {
-      console.error(`dhi demo: the conformance suite failed to run: ${(error as Error).message}`);
-      links.push({ title: 'Conformance', note: `failed to run: ${(error as Error).message}` });
-    }
+  console.log('dhi demo: running the conformance suite');
+  try {
+    const outcome = await runConform({ target: url, reportDir: join(options.reports, 'conformance'), print: () => {} });
+    const page = firstExisting(outcome.reportDir, ['index.html', 'report.html']);
+    const counts = Object.entries(outcome.counts).map(([k, v]) => `${k} ${v}`).join(', ');
+    links.push({ title: 'Conformance report', href: relative(options.reports, page ?? outcome.reportDir), note: `${counts} (exit code ${outcome.exitCode})` });
+    console.log(`dhi demo: conformance ${counts}`);
+  } catch (error) {
+    console.error(`dhi demo: the conformance suite failed to run: ${(error as Error).message}`);
+    links.push({ title: 'Conformance', note: `failed to run: ${(error as Error).message}` });
   }
 
   console.log(`dhi demo: simulating ${options.devices} devices (mixed scenario) for ${options.duration / 1000}s`);

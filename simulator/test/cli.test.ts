@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDevice, startTestServer, stopTestServer, type TestServer } from '../../reference-server/test/helpers.js';
+
+const DHI = new URL('../../bin/dhi.ts', import.meta.url).pathname;
+
+function dhi(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', DHI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('dhi simulate on the command line', () => {
+  let server: TestServer;
+  let dir: string;
+  let tokens: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    dir = mkdtempSync(join(tmpdir(), 'dhi-sim-cli-'));
+    tokens = join(dir, 'tokens.txt');
+    const lines: string[] = ['# existing devices'];
+    for (let i = 0; i < 5; i++) lines.push((await createDevice(server.ctx)).token);
+    writeFileSync(tokens, lines.join('\n'));
+  });
+  afterAll(async () => {
+    await stopTestServer(server);
+  });
+
+  it('exits non-zero when a threshold is breached, after writing the reports', async () => {
+    const reportDir = join(dir, 'reports');
+    const { code, stdout, stderr } = await dhi([
+      'simulate', '--target', server.httpUrl, '--tokens', tokens, '--devices', '5', '--duration', '1s',
+      '--scenario', 'telemetry', '--interval', '100ms', '--threshold', 'telemetry.p99<0.001', '--threshold', 'telemetry.errors<1', '--report-dir', reportDir,
+    ]);
+    expect(stderr).toContain('a threshold was breached');
+    expect(code).toBe(1);
+    expect(stdout).toContain('threshold telemetry.p99<0.001: FAIL');
+    expect(stdout).toContain('threshold telemetry.errors<1: pass');
+    const [run] = readdirSync(reportDir);
+    const summary = JSON.parse(readFileSync(join(reportDir, run, 'summary.json'), 'utf8'));
+    expect(summary.passed).toBe(false);
+    expect(summary.paths.telemetry.count).toBeGreaterThan(0);
+    expect(summary.paths.telemetry.errors).toBe(0);
+  });
+
+  it('exits 2 naming the field when the scenario file is invalid', async () => {
+    const file = join(dir, 'bad-scenario.json');
+    writeFileSync(file, JSON.stringify({ name: 'bad', polls: { timeoutMs: -5 } }));
+    const { code, stderr } = await dhi(['simulate', '--target', server.httpUrl, '--scenario', file]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`scenario file ${file}: field "polls.timeoutMs" must be >= 1`);
+  });
+
+  it('exits 2 naming the option when a value is bad', async () => {
+    const { code, stderr } = await dhi(['simulate', '--target', server.httpUrl, '--threshold', 'rpc.p98<5']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("option '--threshold <expr>' argument 'rpc.p98<5' is invalid");
+  });
+});

@@ -1,0 +1,98 @@
+// A short simulation against an in-process reference server: what the summary counts is what
+// the server stored (telemetry rows, RPCs answered) and what the devices received.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, stopTestServer, type TestServer } from '../../reference-server/test/helpers.js';
+import { simulate } from '../cli.js';
+import type { SimulationConfig } from '../engine.js';
+import { scenarioFromJson } from '../scenario.js';
+
+function config(server: TestServer, overrides: Partial<SimulationConfig>): SimulationConfig {
+  return {
+    target: server.httpUrl,
+    controlUrl: server.httpUrl,
+    username: 'tenant@thingsboard.org',
+    password: 'tenant',
+    devices: 200,
+    durationMs: 5000,
+    scenario: scenarioFromJson({ name: 'short-mixed', extends: 'mixed', telemetry: { intervalMs: 1000 }, rpcRate: 20, attrRate: 20, clientRpc: { intervalMs: 2000 } }),
+    rampPerSecond: null,
+    provision: null,
+    tokensFile: null,
+    workers: 0,
+    seed: 7,
+    keepDevices: true,
+    ...overrides,
+  };
+}
+
+/** Devices of one run, as the server stores them. */
+function fleetOf(server: TestServer, namePrefix: string) {
+  const page = server.ctx.store.listDevices(0, 10_000, namePrefix);
+  return page.data.filter((d) => d.name.startsWith(namePrefix));
+}
+
+describe('dhi simulate against the reference server', () => {
+  let server: TestServer;
+  const reportDir = mkdtempSync(join(tmpdir(), 'dhi-sim-'));
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await stopTestServer(server);
+  });
+
+  it('counts exactly what the server stored and what the devices received', async () => {
+    const { summary, exitCode } = await simulate(config(server, {}), [], reportDir);
+    expect(exitCode).toBe(0);
+    const c = summary.counters;
+    expect(c.devicesOnline).toBe(200);
+    const devices = fleetOf(server, 'sim-');
+    expect(devices).toHaveLength(200);
+
+    // Telemetry: every acknowledged data point is a stored row, and nothing else is.
+    const p = summary.paths;
+    expect(p.telemetry!.errors).toBe(0);
+    expect(p.telemetry!.count).toBeGreaterThan(500);
+    const rows = devices.reduce((n, d) => n + server.ctx.store.telemetryCount(d.id), 0);
+    expect(rows).toBe(c.telemetryPoints);
+    expect(c.telemetryPoints).toBe(p.telemetry!.count * 3); // smart meter: three keys a message
+
+    // RPC: every two-way call the driver saw answered is a reply a device sent and the server stored.
+    expect(p.rpc!.errors).toBe(0);
+    expect(p.rpc!.count).toBeGreaterThan(50);
+    expect(c.rpcReplied).toBe(p.rpc!.count);
+    expect(c.rpcDelivered).toBe(p.rpc!.count);
+    const answered = devices.reduce((n, d) => n + server.ctx.store.listRpcs(d.id, 0, 1000, 'SUCCESSFUL').totalElements, 0);
+    expect(answered).toBe(p.rpc!.count);
+
+    // Attribute pushes: each delivered update was timed, and none arrived that was not written.
+    expect(p.attributeWrite!.errors).toBe(0);
+    expect(c.updatesDelivered).toBe(p.attributePush!.count);
+    expect(c.updatesDelivered).toBeGreaterThan(0);
+    expect(c.updatesDelivered).toBeLessThanOrEqual(p.attributeWrite!.count);
+
+    // Device-side RPC answered by the built-in getCurrentTime rule.
+    expect(p.clientRpc!.count).toBeGreaterThan(0);
+    expect(p.clientRpc!.errors).toBe(0);
+
+    expect(summary.simulator.requests).toBeGreaterThan(0);
+    expect(summary.simulator.cpuMicrosPerRequest).toBeGreaterThan(0);
+  });
+
+  it('adds up the same way when the devices run in worker processes', async () => {
+    const scenario = scenarioFromJson({ name: 'workers', extends: 'mixed', telemetry: { intervalMs: 500 }, rpcRate: 10, attrRate: 0, clientRpc: false });
+    const before = new Set(fleetOf(server, 'sim-').map((d) => d.id));
+    const { summary } = await simulate(config(server, { devices: 40, durationMs: 2000, workers: 2, scenario }), [], reportDir);
+    const devices = fleetOf(server, 'sim-').filter((d) => !before.has(d.id));
+    expect(devices).toHaveLength(40);
+    expect(summary.simulator.processes).toBe(3);
+    expect(summary.simulator.sourceAddresses).toEqual(['127.0.0.2', '127.0.0.3']);
+    const rows = devices.reduce((n, d) => n + server.ctx.store.telemetryCount(d.id), 0);
+    expect(rows).toBe(summary.counters.telemetryPoints);
+    expect(summary.paths.rpc!.count).toBe(summary.counters.rpcReplied);
+  });
+});
