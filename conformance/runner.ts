@@ -90,6 +90,8 @@ export async function runCase(c: Case, options: RunnerOptions): Promise<CaseReco
   }
   const settled = failures.map((f) => ({ ...f, severity: f.severity ?? c.severity }));
   outcome ??= settled.length ? 'fail' : 'pass';
+  // Exchanges are recorded as they end; a poll answered by a later change reads better in start order.
+  transcript.sort((a, b) => a.startedAt - b.startedAt);
   const result: CaseRecord = { ...base, outcome, failures: settled, durationMs: Date.now() - started, transcript };
   if (outcome === 'fail') result.failedSeverity = strongest(settled.map((f) => f.severity));
   if (reason) result.reason = reason;

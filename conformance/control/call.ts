@@ -37,7 +37,9 @@ export async function call(ctx: ControlContext, operationId: string, spec: Reque
   if (expect !== 'any' && !expect.includes(reply.status)) {
     throw new ControlError(`control API ${operationId}: ${spec.method} ${spec.path} answered ${reply.status}, expected ${expect.join(' or ')}: ${reply.text.slice(0, 200)}`);
   }
-  for (const f of ctx.checker.check(operationId, reply, 'INFO')) {
+  // One-way RPC and writes answer 2xx with no body; an entity call with no body fails in bodyOf.
+  const empty2xx = reply.bytes.length === 0 && reply.status < 300;
+  for (const f of empty2xx ? [] : ctx.checker.check(operationId, reply, 'INFO')) {
     ctx.note(`control response differs from the document: ${f.message ?? operationId} ${f.check}: ${JSON.stringify(f.actual).slice(0, 300)}`);
   }
   return reply;

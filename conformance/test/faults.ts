@@ -174,7 +174,7 @@ export function faults(): Fault[] {
     {
       name: 'an unknown path answered 200',
       caught: ['1.4.1', '1.4.2', '1.4.3'],
-      response: (req, res) => (res.status === 404 && ANY_DEVICE.test(req.url) ? { status: 200, headers: {}, body: Buffer.alloc(0) } : res),
+      response: (req, res) => (res.status === 404 && /^\/api\/v\d+\//.test(req.url) ? { status: 200, headers: {}, body: Buffer.alloc(0) } : res),
     },
   ];
 }

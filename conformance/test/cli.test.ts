@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runConform, UsageError } from '../cli.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function dhi(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/dhi.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 25_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A port that was free a moment ago and has nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('dhi conform usage', () => {
+  it('rejects bad options with a message naming them', async () => {
+    await expect(runConform({})).rejects.toThrow(new UsageError('--target <url> is required (the base URL of the device API)'));
+    await expect(runConform({ target: 'ftp://x' })).rejects.toThrow(/--target: expected an http\(s\) URL/);
+    await expect(runConform({ target: 'http://127.0.0.1:1', concurrency: 0 })).rejects.toThrow(/--concurrency/);
+    await expect(runConform({ target: 'http://127.0.0.1:1', cases: ['99.*'] })).rejects.toThrow(/no case matches --cases 99\.\*/);
+  });
+
+  it('lists the selected catalogue without a target', async () => {
+    const lines: string[] = [];
+    const result = await runConform({ list: true, cases: ['4.*'], print: (l) => lines.push(l) });
+    expect(result.exitCode).toBe(0);
+    expect(lines.at(-1)).toMatch(/^\d+ cases \(op 4: \d+\)$/);
+    expect(lines[0]).toMatch(/^4\.1\.1 /);
+  });
+
+  it('answers an unreachable target with exit code 2', async () => {
+    const lines: string[] = [];
+    const result = await runConform({ target: `http://127.0.0.1:${await closedPort()}`, print: (l) => lines.push(l), reportDir: join(ROOT, 'reports', 'unused') });
+    expect(result.exitCode).toBe(2);
+    expect(lines.join('\n')).toMatch(/is not reachable/);
+  });
+
+  it('exits 2 from the command line for a usage error', async () => {
+    const missing = await dhi('conform');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--target <url> is required/);
+    const bad = await dhi('conform', '--target', 'http://127.0.0.1:1', '--concurrency', 'many');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--concurrency/);
+  });
+});

@@ -1,0 +1,52 @@
+// The unfaulted reference server passes every MUST and SHOULD case, over HTTP and HTTPS.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../reference-server/server.js';
+import { notPassing, runSuite } from './suite-run.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: 0, db: ':memory:', logLevel: 'silent' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the suite against the reference server', () => {
+  it('passes every MUST and SHOULD case', async () => {
+    const run = await runSuite({ target: server.httpUrl });
+    expect(notPassing(run.records)).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(run.records.length).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('runs over HTTPS with --insecure, and finds a self-signed target unreachable without it', async () => {
+    const secure = await runSuite({ target: server.httpsUrl!, insecure: true, cases: ['1.*', '4.*'] });
+    expect(notPassing(secure.records)).toEqual([]);
+    const strict = await runSuite({ target: server.httpsUrl!, cases: ['1.1.1'] });
+    expect(strict.exitCode).toBe(2);
+    expect(strict.lines.join('\n')).toMatch(/not reachable/);
+  }, 60_000);
+
+  it('`dhi conform --target` writes index.json, junit.xml and index.html and exits 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dhi-conform-cli-'));
+    try {
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'bin/dhi.ts', 'conform', '--target', server.httpUrl, '--report-dir', dir, '--agent', 'dhi', '--strict'], { cwd: ROOT, stdio: 'ignore', timeout: 50_000 });
+        child.on('error', reject);
+        child.on('close', resolve);
+      });
+      expect(code).toBe(0);
+      for (const file of ['index.json', 'junit.xml', 'index.html', 'runs/dhi.json']) expect(existsSync(join(dir, file)), file).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
