@@ -1,0 +1,56 @@
+// Helpers for the control API tests: a logged-in client over real sockets, and waiting for polls.
+import { expect, vi } from 'vitest';
+import { request } from 'undici';
+import { call, type Response, type TestServer } from './helpers.js';
+import type { PollKind } from '../long-poll.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Api = (method: Method, path: string, body?: string | object) => Promise<Response>;
+
+export async function loginAs(server: TestServer, username = 'tenant@thingsboard.org', password = 'tenant'): Promise<string> {
+  const res = await call(server.httpUrl, 'POST', '/api/auth/login', { username, password });
+  expect(res.status).toBe(200);
+  return (res.json() as { token: string }).token;
+}
+
+/** Control API calls carrying `X-Authorization: Bearer <jwt>`. */
+export function client(server: TestServer, jwt: string): Api {
+  return (method, path, body) => call(server.httpUrl, method, path, body, { 'x-authorization': `Bearer ${jwt}` });
+}
+
+export async function adminApi(server: TestServer): Promise<Api> {
+  return client(server, await loginAs(server));
+}
+
+/** Waits until `n` polls of this kind are open (a poll must be parked before an event can reach it). */
+export function openPolls(server: TestServer, kind: PollKind, n: number): Promise<void> {
+  return vi.waitFor(() => expect(server.ctx.polls.size()[kind]).toBe(n), { timeout: 5000, interval: 5 });
+}
+
+export interface DeviceRef {
+  id: string;
+  name: string;
+  token: string;
+}
+
+let counter = 0;
+
+/** A device created through the control API, with its token. */
+export async function newDeviceVia(api: Api, fields: object = {}): Promise<DeviceRef> {
+  counter++;
+  const name = `CTL${String(counter).padStart(6, '0')}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const res = await api('POST', '/api/device', { name, type: 'default', ...fields });
+  expect(res.status).toBe(200);
+  const id = (res.json() as { id: { id: string } }).id.id;
+  const credentials = await api('GET', `/api/device/${id}/credentials`);
+  return { id, name, token: (credentials.json() as { credentialsId: string }).credentialsId };
+}
+
+/** multipart/form-data upload of one `file` part. */
+export async function upload(server: TestServer, jwt: string, path: string, bytes: Buffer, fileName = 'fw.bin', contentType = 'application/octet-stream'): Promise<Response> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes], { type: contentType }), fileName);
+  const res = await request(server.httpUrl + path, { method: 'POST', body: form, headers: { 'x-authorization': `Bearer ${jwt}` } });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
+}
