@@ -81,7 +81,11 @@ describe('bearer tokens', () => {
       sub: 'tenant@thingsboard.org', scopes: ['TENANT_ADMIN'], userId: server.ctx.store.userByEmail('tenant@thingsboard.org')!.id,
       iss: 'dhi', iat: 0, exp: Math.floor(Date.now() / 1000) + 60,
     });
-    for (const headers of [{}, { 'x-authorization': 'Bearer garbage' }, { authorization: 'Basic abc' }, { 'x-authorization': `Bearer ${refresh}` }, { 'x-authorization': `Bearer ${forged}` }]) {
+    const cases: Record<string, string>[] = [
+      {}, { 'x-authorization': 'Bearer garbage' }, { authorization: 'Basic abc' }, { 'x-authorization': `Bearer ${refresh}` },
+      { 'x-authorization': `Bearer ${forged}` },
+    ];
+    for (const headers of cases) {
       const res = await call(server.httpUrl, 'GET', '/api/deviceProfiles?pageSize=10', undefined, headers);
       expect(res.status).toBe(401);
       expect(res.json()).toMatchObject({ status: 401, errorCode: 10 });

@@ -1,6 +1,6 @@
 // Helpers for the control API tests: a logged-in client over real sockets, and waiting for polls.
 import { expect, vi } from 'vitest';
-import { request } from 'undici';
+import { FormData, request } from 'undici';
 import { call, type Response, type TestServer } from './helpers.js';
 import type { PollKind } from '../long-poll.js';
 
