@@ -81,7 +81,8 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
     );
   }
   const templates = await loadTemplates();
-  const needsControl = !config.tokensFile || scenario.driver.rpcRate > 0 || scenario.driver.attrRate > 0;
+  // The control API creates the fleet (unless it comes from tokens or provisioning) and drives it.
+  const needsControl = (!config.tokensFile && !config.provision) || scenario.driver.rpcRate > 0 || scenario.driver.attrRate > 0;
   let control: Control | undefined;
   if (needsControl) {
     control = createControl({
@@ -103,7 +104,10 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
   let members: FleetMember[] = [];
   let source: SimulationResult['fleet']['source'];
   const created: FleetMember[] = [];
-  const onProgress = (done: number) => emit({ type: 'fleet-progress', done, total: config.devices });
+  const onCreated = (member: FleetMember) => {
+    created.push(member);
+    emit({ type: 'fleet-progress', done: created.length, total: config.devices });
+  };
   try {
     emit({ type: 'phase', phase: 'fleet', message: `bringing up ${config.devices} devices` });
     if (config.tokensFile) {
@@ -112,22 +116,22 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
     } else if (config.provision) {
       source = 'provisioning';
       const provision = { url: config.target, template: templates.device.provision, ...config.provision };
-      members = await createThroughProvisioning(provision, runId, config.devices, control, onProgress);
-      created.push(...members);
+      members = await createThroughProvisioning(provision, runId, config.devices, control, onCreated);
     } else {
       source = 'control';
-      members = await createThroughControl(control as Control, runId, config.devices, onProgress);
-      created.push(...members);
+      members = await createThroughControl(control as Control, runId, config.devices, onCreated);
     }
     const deviceIds = members.flatMap((m) => (m.id ? [m.id] : []));
     if ((scenario.driver.rpcRate > 0 || scenario.driver.attrRate > 0) && deviceIds.length < members.length) {
       emit({ type: 'warning', message: `${members.length - deviceIds.length} devices have no control id: the driver addresses only ${deviceIds.length}` });
     }
-    const result = await runFleet(config, members, deviceIds, templates.device, control, emit);
-    result.fleet = { source, members: members.length, addressable: deviceIds.length };
-    if (config.keepDevices) result.sampleToken = members[0]?.token;
-    return result;
+    const run = await runFleet(config, members, deviceIds, templates.device, control, emit);
+    const fleet = { source, members: members.length, addressable: deviceIds.length };
+    return { ...run, fleet, sampleToken: config.keepDevices ? members[0]?.token : undefined };
   } finally {
+    if (!control && created.length && !config.keepDevices) {
+      emit({ type: 'warning', message: `the ${created.length} provisioned devices stay on the server (deleting them needs the control API)` });
+    }
     if (control && created.length && !config.keepDevices) {
       emit({ type: 'phase', phase: 'cleanup', message: `deleting the ${created.length} devices of this run` });
       await deleteFleet(control, created).catch((error: Error) => emit({ type: 'warning', message: `cleanup: ${error.message}` }));
@@ -143,7 +147,7 @@ async function runFleet(
   templates: GroupConfig['templates'],
   control: Control | undefined,
   emit: (event: EngineEvent) => void,
-): Promise<SimulationResult> {
+): Promise<Omit<SimulationResult, 'fleet'>> {
   const { scenario } = config;
   const groups = Math.max(1, config.workers);
   const loopback = isIpv4Loopback(config.target);
@@ -240,7 +244,6 @@ async function runFleet(
       startedAt: startedAt.toISOString(),
       runMs: performance.now() - t0,
       aggregate,
-      fleet: { source: 'control', members: members.length, addressable: deviceIds.length },
       simulator: { processes: 1 + workers.length, cpuMicros: cpu.user + cpu.system + workerCpu, maxRssBytes: maxRss, sourceAddresses },
     };
   } finally {

@@ -52,13 +52,14 @@ export function readTokensFile(file: string, count: number): FleetMember[] {
   return members;
 }
 
-export async function createThroughControl(control: Control, runId: string, count: number, onProgress?: (done: number) => void): Promise<FleetMember[]> {
-  let done = 0;
+/** `onCreated` hears of each device as soon as it exists, so a failure half-way can still clean up. */
+export async function createThroughControl(control: Control, runId: string, count: number, onCreated: (member: FleetMember) => void): Promise<FleetMember[]> {
   return mapConcurrent(Array.from({ length: count }, (_, i) => i), CREATE_CONCURRENCY, async (index) => {
     const name = deviceName(runId, index);
     const { id, token } = await control.createDevice(name, `${runId}${String(index).padStart(8, '0')}`);
-    onProgress?.(++done);
-    return { index, token, name, id };
+    const member = { index, token, name, id };
+    onCreated(member);
+    return member;
   });
 }
 
@@ -75,12 +76,11 @@ export async function createThroughProvisioning(
   runId: string,
   count: number,
   control: Control | undefined,
-  onProgress?: (done: number) => void,
+  onCreated: (member: FleetMember) => void,
 ): Promise<FleetMember[]> {
   const url = new URL(options.url);
   const path = url.pathname.replace(/\/+$/, '') + fill(options.template, {});
   const pool = new Pool(url.origin, { connections: CREATE_CONCURRENCY, headersTimeout: 30_000, bodyTimeout: 30_000 });
-  let done = 0;
   try {
     return await mapConcurrent(Array.from({ length: count }, (_, i) => i), CREATE_CONCURRENCY, async (index) => {
       const name = deviceName(runId, index);
@@ -95,9 +95,9 @@ export async function createThroughProvisioning(
       if (response.statusCode !== 200 || answer?.status !== 'SUCCESS' || answer.credentialsType !== 'ACCESS_TOKEN' || !answer.credentialsValue) {
         throw new FleetError(`provisioning ${name} failed: ${response.statusCode} ${text.slice(0, 200)}`, false);
       }
-      const id = control ? await control.findDevice(name) : undefined;
-      onProgress?.(++done);
-      return { index, token: answer.credentialsValue, name, id };
+      const member = { index, token: answer.credentialsValue, name, id: control ? await control.findDevice(name) : undefined };
+      onCreated(member);
+      return member;
     });
   } finally {
     await pool.close();

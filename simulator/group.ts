@@ -107,8 +107,8 @@ export function startGroup(config: GroupConfig, recorder: Recorder): Group {
     const perMs = config.telemetryRate / 1000;
     let issued = 0;
     let next = 0;
-    const onSent = () => inFlightOpen--;
     let inFlightOpen = 0;
+    const onSent = () => inFlightOpen--;
     scheduler = setInterval(() => {
       const due = Math.floor((performance.now() - started) * perMs);
       for (; issued < due; issued++) {

@@ -68,7 +68,8 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
 
 function runChild(): void {
   const recorder = createRecorder();
-  const cpuStart = process.cpuUsage();
+  // CPU counts from the start of the work, not from loading the modules.
+  let cpuStart = process.cpuUsage();
   const send = (message: FromWorker) => process.send?.(message);
   let group: ReturnType<typeof startGroup> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -77,6 +78,7 @@ function runChild(): void {
   process.on('message', async (message: ToWorker) => {
     try {
       if (message.type === 'start') {
+        cpuStart = process.cpuUsage();
         group = startGroup(message.config, recorder);
         send({ type: 'ready' });
         timer = setInterval(() => send({ type: 'delta', delta: recorder.drain(), rss: process.memoryUsage.rss() }), DELTA_INTERVAL_MS);
