@@ -75,7 +75,7 @@ export async function runCase(c: Case, options: RunnerOptions): Promise<CaseReco
     await Promise.race([c.run(t), deadline]);
   } catch (error) {
     if (error instanceof SkipCase) [outcome, reason] = ['skipped', error.reason];
-    else if (error instanceof RequestFailed) failures.push({ check: 'answered', expected: 'an HTTP response', actual: error.message, severity: 'MUST' });
+    else if (error instanceof RequestFailed) failures.push({ check: 'answered', expected: 'an HTTP response', actual: error.message });
     else if (error instanceof ControlError) [outcome, reason] = ['error', error.message];
     else [outcome, reason] = ['error', `harness: ${(error as Error).message}`];
   } finally {

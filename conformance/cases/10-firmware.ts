@@ -18,9 +18,9 @@ function packageBytes(): Buffer {
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function createPackage(t: CaseRun): Promise<OtaPackage> {
+async function createPackage(t: CaseRun, version = '1.0.0'): Promise<OtaPackage> {
   const profileId = (await t.control.getDevice(t.devices[0].id)).deviceProfileId.id;
-  return t.control.createFirmware({ title: `${t.unique}-fw`, version: '1.0.0', profileId, bytes: packageBytes(), fileName: FILE_NAME });
+  return t.control.createFirmware({ title: `${t.unique}-fw`, version, profileId, bytes: packageBytes(), fileName: FILE_NAME });
 }
 
 async function assigned(t: CaseRun): Promise<OtaPackage> {
@@ -57,8 +57,12 @@ export const firmwareCases: Case[] = [
     severity: 'MUST',
     devices: 1,
     async run(t) {
-      const pkg = await createPackage(t);
-      const result = await changeDuringPoll(t, op.attributeUpdates(t.devices[0].token, DELIVERY_TIMEOUT_MS), () => t.control.assignFirmware(t.devices[0].id, pkg.id), 1);
+      // A retry (the assignment raced the poll) assigns another version of the package.
+      let pkg = await createPackage(t);
+      const result = await changeDuringPoll(t, op.attributeUpdates(t.devices[0].token, DELIVERY_TIMEOUT_MS), async (attempt) => {
+        if (attempt > 1) pkg = await createPackage(t, `1.0.${attempt - 1}`);
+        await t.control.assignFirmware(t.devices[0].id, pkg.id);
+      });
       if (!result.reply) return t.expect(unanswered(result, 'a poll while firmware was assigned'));
       t.expect(notBeforeChange(result), statusIs(200)(result.reply), bodyHasEntries(fwAttributes(pkg))(result.reply));
     },

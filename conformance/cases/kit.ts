@@ -1,5 +1,5 @@
 // Shared by the case files: device requests by operation, and long polls with their order of events.
-import type { CaseRun, DeviceRequest } from '../case.js';
+import type { CaseRun, DeviceRequest, Failure } from '../case.js';
 import { RequestFailed, type Query, type Reply } from '../client.js';
 
 export type Body = { json: unknown } | { raw: string | Buffer } | undefined;
@@ -105,4 +105,17 @@ export const SETTLE_MS = 150;
 /** The failure when a poll got no HTTP answer at all. */
 export function unanswered(result: PollResult, what: string) {
   return result.failed ? { check: 'pollAnswered', expected: `${what} answered within its timeout + ${POLL_GRACE_MS} ms`, actual: result.failed.message } : undefined;
+}
+
+/** ThingsBoard answers a write once it is queued (dhi once it is stored), so read-backs retry this long. */
+export const READ_BACK_WINDOW_MS = 3000;
+
+/** Reads through the control API until the checks hold or the window ends; records what still fails. */
+export async function expectStored<T>(t: CaseRun, read: () => Promise<T>, checks: (value: T) => (Failure | undefined)[]): Promise<void> {
+  const until = Date.now() + READ_BACK_WINDOW_MS;
+  for (;;) {
+    const failures = checks(await read()).filter((f) => f !== undefined);
+    if (failures.length === 0 || Date.now() >= until) return t.expect(...failures);
+    await t.wait(250);
+  }
 }
