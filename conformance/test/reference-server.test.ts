@@ -35,6 +35,15 @@ describe('the suite against the reference server', () => {
     expect(strict.lines.join('\n')).toMatch(/not reachable/);
   }, 60_000);
 
+  it('skips the cases that need the control API, with the reason, when the login fails', async () => {
+    const run = await runSuite({ target: server.httpUrl, password: 'not-the-password', cases: ['1.3.*', '4.*'] });
+    expect(run.exitCode).toBe(0);
+    const skipped = run.records.filter((r) => r.outcome === 'skipped');
+    expect(skipped.map((r) => r.id)).toContain('4.1.1');
+    expect(skipped[0].reason).toMatch(/needs the control API: login at .* answered 401/);
+    expect(run.records.find((r) => r.id === '1.3.1')?.outcome).toBe('pass');
+  }, 60_000);
+
   it('`dhi conform --target` writes index.json, junit.xml and index.html and exits 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dhi-conform-cli-'));
     try {
