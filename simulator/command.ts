@@ -1,8 +1,13 @@
 // `dhi simulate`, `dhi bench`, `dhi demo`: options and help. Implementations load lazily.
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { decimal, durationMs, httpUrl, integer } from '../bin/option-parsers.js';
 import { parseProfile, ProfileError, type ProfileSpec } from './profiles.js';
 import { parseThreshold } from './thresholds.js';
+
+/** A duration option whose default shows as written (`60s`), not in milliseconds. */
+function durationOption(flags: string, description: string, ms: number, shown: string): Option {
+  return new Option(flags, description).argParser(durationMs).default(ms, shown);
+}
 
 function profile(value: string): ProfileSpec {
   try {
@@ -22,7 +27,7 @@ export function registerSimulate(program: Command): void {
     )
     .requiredOption('--target <url>', 'base URL of the device API (dhi serve, or a ThingsBoard)', httpUrl)
     .option('--devices <n>', 'number of virtual devices', integer(1, 1_000_000), 100)
-    .option('--duration <time>', 'how long to run: 60s, 2m, 500ms', durationMs, 60_000)
+    .addOption(durationOption('--duration <time>', 'how long to run: 60s, 2m, 500ms', 60_000, '60s'))
     .option('--scenario <name>', 'telemetry | longpoll | rpc | mixed | <file.json> (a scenario file, validated)', 'mixed')
     .option('--rate <msgs>', 'telemetry messages per second for the whole fleet (open model, coordinated-omission corrected)', decimal(0, true))
     .option('--interval <time>', 'telemetry period of each device (closed model): 10s, 500ms', durationMs)
@@ -54,7 +59,7 @@ export function registerBench(program: Command): void {
     .description('benchmark hot paths of the reference server with autocannon; JSON results in reports/bench')
     .option('--target <url>', 'benchmark this running server (default: start a reference server in a child process)', httpUrl)
     .option('--ops <list>', 'comma-separated operations: telemetry, attributes, longpoll', 'telemetry,attributes,longpoll')
-    .option('--duration <time>', 'length of each benchmark: 10s, 30s', durationMs, 10_000)
+    .addOption(durationOption('--duration <time>', 'length of each benchmark: 10s, 30s', 10_000, '10s'))
     .option('--connections <n>', 'concurrent connections', integer(1, 10_000), 50)
     .option('--pipelining <n>', 'requests pipelined per connection', integer(1, 100), 1)
     .option('--baseline', 'also benchmark a bare Fastify route in the same run and print the ratio', false)
@@ -75,7 +80,7 @@ export function registerDemo(program: Command): void {
     .option('--port <n>', 'HTTP port of the reference server', integer(0, 65535), 8080)
     .option('--db <path>', 'SQLite database file of the reference server', './data/dhi.db')
     .option('--devices <n>', 'devices in the demo simulation', integer(1, 100_000), 1000)
-    .option('--duration <time>', 'length of the demo simulation', durationMs, 30_000)
+    .addOption(durationOption('--duration <time>', 'length of the demo simulation', 30_000, '30s'))
     .option('--reports <dir>', 'where reports go', 'reports')
     .action(async (options) => {
       const { runDemo } = await import('./demo.js');
