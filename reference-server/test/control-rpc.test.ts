@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { call, startTestServer, stopTestServer, type TestServer } from './helpers.js';
+import { adminApi, newDeviceVia, openPolls, type Api, type DeviceRef } from './control-helpers.js';
+
+const UNKNOWN = '6a1bd9b0-0000-4000-8000-000000000000';
+let server: TestServer;
+let api: Api;
+beforeAll(async () => {
+  // No minimum timeout, so that commands can expire within a test.
+  server = await startTestServer({ serverRpcMinTimeoutMs: 0 });
+  api = await adminApi(server);
+});
+afterAll(async () => {
+  await stopTestServer(server);
+});
+
+/** The outcome is answered before its status is committed (rpc-service.ts): wait for the row. */
+const storedStatus = (device: DeviceRef, requestId: number, status: string) =>
+  vi.waitFor(() => expect(server.ctx.store.rpcByRequestId(device.id, requestId)?.status).toBe(status), { interval: 5 });
+
+const pollRpc = (device: DeviceRef) => call(server.httpUrl, 'GET', `/api/v1/${device.token}/rpc?timeout=20000`);
+
+/** Opens an RPC poll and waits until it is parked; wrapped, so that awaiting this does not await the poll. */
+async function parkedPoll(device: DeviceRef) {
+  const poll = pollRpc(device);
+  await openPolls(server, 'rpc', 1);
+  return { poll };
+}
+
+describe('server-side RPC', () => {
+  for (const [version, prefix] of [['v1', '/api/plugins/rpc'], ['v2', '/api/rpc']] as const) {
+    it(`${version}: a two-way command goes REST -> device poll -> device reply -> REST response`, async () => {
+      const device = await newDeviceVia(api);
+      const { poll } = await parkedPoll(device);
+      const rest = api('POST', `${prefix}/twoway/${device.id}`, { method: 'setGpio', params: { pin: 7, value: 1 } });
+      const command = await poll;
+      expect(command.status).toBe(200);
+      const { id, method, params } = command.json() as { id: number; method: string; params: unknown };
+      expect({ method, params }).toEqual({ method: 'setGpio', params: { pin: 7, value: 1 } });
+      expect((await call(server.httpUrl, 'POST', `/api/v1/${device.token}/rpc/${id}`, { pin: 7, value: 1, ok: true })).status).toBe(200);
+      const response = await rest;
+      expect(response.status).toBe(200);
+      expect(response.json()).toEqual({ pin: 7, value: 1, ok: true });
+    });
+  }
+
+  it('hands a command issued while no poll is open to the next poll at once', async () => {
+    const device = await newDeviceVia(api);
+    const rest = api('POST', `/api/rpc/twoway/${device.id}`, { method: 'ping', params: {} });
+    await vi.waitFor(() => expect(server.ctx.store.rpcByRequestId(device.id, 0)?.status).toBe('QUEUED'), { interval: 5 });
+    const command = await pollRpc(device);
+    expect(command.json()).toEqual({ id: 0, method: 'ping', params: {} });
+    await call(server.httpUrl, 'POST', `/api/v1/${device.token}/rpc/0`, '"pong"');
+    expect((await rest).json()).toBe('pong');
+  });
+
+  it('answers a one-way command with 200 and an empty body once delivered', async () => {
+    const device = await newDeviceVia(api);
+    const rest = api('POST', `/api/plugins/rpc/oneway/${device.id}`, { method: 'reboot', params: null });
+    await vi.waitFor(() => expect(server.ctx.store.rpcByRequestId(device.id, 0)).toBeDefined(), { interval: 5 });
+    expect((await pollRpc(device)).json()).toEqual({ id: 0, method: 'reboot', params: null });
+    const response = await rest;
+    expect(response.status).toBe(200);
+    expect(response.text).toBe('');
+    await storedStatus(device, 0, 'SUCCESSFUL');
+  });
+
+  it('v1: 408 when delivered but not answered, 409 when never delivered', async () => {
+    const device = await newDeviceVia(api);
+    const { poll } = await parkedPoll(device);
+    const unanswered = api('POST', `/api/plugins/rpc/twoway/${device.id}`, { method: 'slow', params: {}, timeout: 300 });
+    expect((await poll).status).toBe(200);
+    const timedOut = await unanswered;
+    expect(timedOut.status).toBe(408);
+    expect(timedOut.json()).toMatchObject({ status: 408 });
+    await storedStatus(device, 0, 'TIMEOUT');
+
+    const undelivered = await api('POST', `/api/plugins/rpc/twoway/${device.id}`, { method: 'lost', params: {}, timeout: 300 });
+    expect(undelivered.status).toBe(409);
+    await storedStatus(device, 1, 'EXPIRED');
+  });
+
+  it('v2: 504 both when delivered but not answered and when never delivered', async () => {
+    const device = await newDeviceVia(api);
+    const { poll } = await parkedPoll(device);
+    const unanswered = api('POST', `/api/rpc/twoway/${device.id}`, { method: 'slow', params: {}, timeout: 300 });
+    expect((await poll).status).toBe(200);
+    expect((await unanswered).status).toBe(504);
+    expect((await api('POST', `/api/rpc/oneway/${device.id}`, { method: 'lost', params: {}, expirationTime: Date.now() + 200 })).status).toBe(504);
+  });
+
+  it('answers 406 when the device reply is not JSON', async () => {
+    const device = await newDeviceVia(api);
+    const { poll } = await parkedPoll(device);
+    const rest = api('POST', `/api/plugins/rpc/twoway/${device.id}`, { method: 'raw', params: {} });
+    const { id } = (await poll).json() as { id: number };
+    // The device API parses every body as JSON; the service boundary is where raw text could arrive.
+    await server.ctx.rpc.reply(device.id, id, 'not json');
+    const response = await rest;
+    expect(response.status).toBe(406);
+    expect(response.json()).toMatchObject({ status: 406 });
+  });
+
+  it('answers 400 for a body without params or method, a bad direction or device id, and 404 for an unknown device', async () => {
+    const device = await newDeviceVia(api);
+    expect((await api('POST', `/api/plugins/rpc/twoway/${device.id}`, { method: 'x' })).status).toBe(400);
+    expect((await api('POST', `/api/plugins/rpc/twoway/${device.id}`, { params: {} })).status).toBe(400);
+    expect((await api('POST', `/api/plugins/rpc/twoway/${device.id}`, { method: 'x', params: {}, timeout: -1 })).status).toBe(400);
+    expect((await api('POST', `/api/plugins/rpc/sideways/${device.id}`, { method: 'x', params: {} })).status).toBe(400);
+    expect((await api('POST', '/api/rpc/twoway/42', { method: 'x', params: {} })).status).toBe(400);
+    expect((await api('POST', `/api/rpc/twoway/${UNKNOWN}`, { method: 'x', params: {} })).status).toBe(404);
+  });
+});
+
+describe('persistent RPC', () => {
+  const status = async (rpcId: string) => ((await api('GET', `/api/rpc/persistent/${rpcId}`)).json() as { status: string }).status;
+
+  it('answers {rpcId} at once and moves QUEUED -> DELIVERED -> SUCCESSFUL, keeping the response', async () => {
+    const device = await newDeviceVia(api);
+    const res = await api('POST', `/api/rpc/twoway/${device.id}`, { method: 'getState', params: { deep: true }, persistent: true, timeout: 60_000 });
+    expect(res.status).toBe(200);
+    const { rpcId } = res.json() as { rpcId: string };
+    const queued = (await api('GET', `/api/rpc/persistent/${rpcId}`)).json();
+    expect(queued).toMatchObject({
+      id: { entityType: 'RPC', id: rpcId }, deviceId: { entityType: 'DEVICE', id: device.id }, status: 'QUEUED',
+      request: { id: rpcId, oneway: false, body: { method: 'getState', params: '{"deep":true}' }, persisted: true },
+      response: null,
+    });
+    const { id } = (await pollRpc(device)).json() as { id: number };
+    await vi.waitFor(async () => expect(await status(rpcId)).toBe('DELIVERED'), { interval: 10 });
+    await call(server.httpUrl, 'POST', `/api/v1/${device.token}/rpc/${id}`, { state: 'idle' });
+    await vi.waitFor(async () => expect(await status(rpcId)).toBe('SUCCESSFUL'), { interval: 10 });
+    expect((await api('GET', `/api/rpc/persistent/${rpcId}`)).json()).toMatchObject({ response: { state: 'idle' } });
+  });
+
+  it('ends a one-way command SUCCESSFUL on delivery, an unanswered one TIMEOUT and an undelivered one EXPIRED', async () => {
+    const device = await newDeviceVia(api);
+    const send = async (direction: string, body: object) =>
+      ((await api('POST', `/api/rpc/${direction}/${device.id}`, { params: {}, persistent: true, ...body })).json() as { rpcId: string }).rpcId;
+    const oneway = await send('oneway', { method: 'blink', timeout: 60_000 });
+    await pollRpc(device);
+    await vi.waitFor(async () => expect(await status(oneway)).toBe('SUCCESSFUL'), { interval: 10 });
+
+    const unanswered = await send('twoway', { method: 'slow', timeout: 300 });
+    await pollRpc(device);
+    await vi.waitFor(async () => expect(await status(unanswered)).toBe('TIMEOUT'), { interval: 10 });
+
+    const undelivered = await send('twoway', { method: 'lost', expirationTime: Date.now() + 200 });
+    await vi.waitFor(async () => expect(await status(undelivered)).toBe('EXPIRED'), { interval: 10 });
+  });
+
+  it('lists a device\'s persistent commands newest first, by status, and deletes one', async () => {
+    const device = await newDeviceVia(api);
+    const ids: string[] = [];
+    for (const method of ['a', 'b', 'c']) {
+      ids.push(((await api('POST', `/api/rpc/oneway/${device.id}`, { method, params: {}, persistent: true, timeout: 60_000 })).json() as { rpcId: string }).rpcId);
+    }
+    const page = (await api('GET', `/api/rpc/persistent/device/${device.id}?pageSize=2&page=0`)).json() as { data: { id: { id: string } }[]; totalElements: number; hasNext: boolean };
+    expect(page.totalElements).toBe(3);
+    expect(page.hasNext).toBe(true);
+    expect(page.data.map((r) => r.id.id)).toEqual([ids[2], ids[1]]);
+    const queued = (await api('GET', `/api/rpc/persistent/device/${device.id}?pageSize=10&rpcStatus=QUEUED`)).json() as { totalElements: number };
+    expect(queued.totalElements).toBe(3);
+    expect((await api('GET', `/api/rpc/persistent/device/${device.id}?pageSize=10&rpcStatus=BOGUS`)).status).toBe(400);
+    expect((await api('GET', `/api/rpc/persistent/device/${device.id}`)).status).toBe(400);
+
+    expect((await api('DELETE', `/api/rpc/persistent/${ids[0]}`)).status).toBe(200);
+    expect((await api('GET', `/api/rpc/persistent/${ids[0]}`)).status).toBe(404);
+    expect((await api('DELETE', `/api/rpc/persistent/${ids[0]}`)).status).toBe(404);
+    // The deleted command is never delivered: the next poll gets the one after it.
+    expect(((await pollRpc(device)).json() as { method: string }).method).toBe('b');
+    expect((await api('GET', `/api/rpc/persistent/device/${UNKNOWN}?pageSize=10`)).status).toBe(404);
+  });
+});
