@@ -4,6 +4,7 @@
 import type { Control } from './control.js';
 import { PUSH_SENT_AT, PUSH_SEQ } from './device.js';
 import { classifyError, nowEpochMs } from './http.js';
+import { createInFlight } from './in-flight.js';
 import type { PathName, Recorder } from './metrics.js';
 import type { Scenario } from './scenario.js';
 
@@ -26,12 +27,7 @@ export const RPC_METHOD = 'simCommand';
 export function startDriver(control: Control, config: DriverConfig, recorder: Recorder): Driver {
   const { driver } = config.scenario;
   const started = performance.now();
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-  const settle = () => {
-    inFlight--;
-    if (inFlight === 0 && drained) drained();
-  };
+  const inFlight = createInFlight();
   let seq = 0;
   let cursor = 0;
 
@@ -71,13 +67,12 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
           // The first arrival is one inter-arrival time after the start, when polls are open.
           const due = Math.floor((now - started) * perMs);
           for (; stream.issued < due; stream.issued++) {
-            if (inFlight >= config.maxInFlight) {
+            if (inFlight.count >= config.maxInFlight) {
               recorder.count('dropped');
               continue;
             }
             const deviceId = config.deviceIds[cursor++ % count];
-            inFlight++;
-            stream.issue(deviceId, started + (stream.issued + 1) / perMs).then(settle, settle);
+            void inFlight.track(stream.issue(deviceId, started + (stream.issued + 1) / perMs));
           }
         }
       }, TICK_MS)
@@ -86,7 +81,7 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
   return {
     async stop() {
       if (timer) clearInterval(timer);
-      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      await inFlight.idle();
     },
   };
 }

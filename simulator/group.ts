@@ -3,6 +3,7 @@
 import { setMaxListeners } from 'node:events';
 import type { DeviceTemplates } from './routes.js';
 import { createTarget, type TargetOptions } from './http.js';
+import { createInFlight } from './in-flight.js';
 import {
   attributeLoop,
   clientRpcLoop,
@@ -52,22 +53,8 @@ export function startGroup(config: GroupConfig, recorder: Recorder): Group {
   // Every poll and sleep of the group listens to this one signal.
   setMaxListeners(0, abort.signal);
   const { scenario } = config;
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-  const settle = () => {
-    inFlight--;
-    if (inFlight === 0 && drained) drained();
-  };
-  const ctx: DeviceContext = {
-    scenario,
-    recorder,
-    signal: abort.signal,
-    track(work) {
-      inFlight++;
-      work.then(settle, settle);
-      return work;
-    },
-  };
+  const inFlight = createInFlight();
+  const ctx: DeviceContext = { scenario, recorder, signal: abort.signal, track: inFlight.track };
   const online: VirtualDevice[] = [];
   const loops: Promise<void>[] = [];
   const random = createRandom(config.seed ^ 0x5eed);
@@ -107,20 +94,18 @@ export function startGroup(config: GroupConfig, recorder: Recorder): Group {
     const perMs = config.telemetryRate / 1000;
     let issued = 0;
     let next = 0;
-    let inFlightOpen = 0;
-    const onSent = () => inFlightOpen--;
+    const openSends = createInFlight();
     scheduler = setInterval(() => {
       const due = Math.floor((performance.now() - started) * perMs);
       for (; issued < due; issued++) {
         const intendedAt = started + issued / perMs;
         if (!online.length) continue; // nobody online yet: the arrival is not counted
-        if (inFlightOpen >= config.maxInFlight) {
+        if (openSends.count >= config.maxInFlight) {
           recorder.count('dropped');
           continue;
         }
         const device = online[next++ % online.length];
-        inFlightOpen++;
-        sendTelemetry(device, ctx, intendedAt).then(onSent, onSent);
+        void openSends.track(sendTelemetry(device, ctx, intendedAt));
       }
     }, SCHEDULER_TICK_MS);
   }
@@ -131,7 +116,7 @@ export function startGroup(config: GroupConfig, recorder: Recorder): Group {
       if (scheduler) clearInterval(scheduler);
       abort.abort();
       await Promise.allSettled(loops);
-      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      await inFlight.idle();
       await target.close();
     },
   };
