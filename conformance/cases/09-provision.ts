@@ -140,6 +140,20 @@ export const provisionCases: Case[] = [
       t.expect(...checkAll(await provision(t, body), statusIs(200), bodyEquals(FAILURE)));
     },
   },
+  {
+    id: '9.6.4',
+    title: 'a token given in the request becomes the device\'s token',
+    requirement: 'ThingsBoard stores the access token a provisioning request carries in token (else it generates one).',
+    severity: 'SHOULD',
+    control: true,
+    async run(t) {
+      const p = await profile(t, 'ALLOW_CREATE_NEW_DEVICES');
+      const token = `prov${randomToken(16)}`;
+      const reply = await provision(t, { deviceName: `${t.unique}-own`, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret, credentialsType: 'ACCESS_TOKEN', token });
+      t.expect(succeeded(reply), valueEquals('credentialsValueIsTheGivenToken', isObject(reply.json) ? reply.json.credentialsValue : undefined, token));
+      t.expect(statusIs(200)(await t.device(op.telemetry(token, json({ own: 1 })))));
+    },
+  },
   badRequest('9.2.1', 'a request without provisionDeviceSecret is 400', json({ deviceName: 'x', provisionDeviceKey: 'k' })),
   badRequest('9.2.2', 'malformed JSON is 400', raw('{"provisionDeviceKey": ')),
 ];

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Case, CaseRun } from '../case.js';
 import { bodyHasEntries, bodyIsEmpty, checkAll, headerMatches, isTrue, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
-import type { OtaPackage } from '../control/server-side.js';
+import type { OtaPackage, PackageType } from '../control/server-side.js';
 import { notBeforeChange, DELIVERY_TIMEOUT_MS } from './04-attribute-updates.js';
 import { changeDuringPoll, op, unanswered } from './kit.js';
 import { invalidInput } from './patterns.js';
@@ -18,14 +18,14 @@ function packageBytes(): Buffer {
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function createPackage(t: CaseRun, version = '1.0.0'): Promise<OtaPackage> {
+async function createPackage(t: CaseRun, version = '1.0.0', type: PackageType = 'FIRMWARE'): Promise<OtaPackage> {
   const profileId = (await t.control.getDevice(t.devices[0].id)).deviceProfileId.id;
-  return t.control.createFirmware({ title: `${t.unique}-fw`, version, profileId, bytes: packageBytes(), fileName: FILE_NAME });
+  return t.control.createPackage({ type, title: `${t.unique}-${type.toLowerCase()}`, version, profileId, bytes: packageBytes(), fileName: FILE_NAME });
 }
 
-async function assigned(t: CaseRun): Promise<OtaPackage> {
-  const pkg = await createPackage(t);
-  await t.control.assignFirmware(t.devices[0].id, pkg.id);
+async function assigned(t: CaseRun, type: PackageType = 'FIRMWARE'): Promise<OtaPackage> {
+  const pkg = await createPackage(t, '1.0.0', type);
+  await t.control.assignPackage(t.devices[0].id, type, pkg.id);
   return pkg;
 }
 
@@ -61,7 +61,7 @@ export const firmwareCases: Case[] = [
       let pkg = await createPackage(t);
       const result = await changeDuringPoll(t, op.attributeUpdates(t.devices[0].token, DELIVERY_TIMEOUT_MS), async (attempt) => {
         if (attempt > 1) pkg = await createPackage(t, `1.0.${attempt - 1}`);
-        await t.control.assignFirmware(t.devices[0].id, pkg.id);
+        await t.control.assignPackage(t.devices[0].id, 'FIRMWARE', pkg.id);
       });
       if (!result.reply) return t.expect(unanswered(result, 'a poll while firmware was assigned'));
       t.expect(notBeforeChange(result), statusIs(200)(result.reply), bodyHasEntries(fwAttributes(pkg))(result.reply));
@@ -132,6 +132,20 @@ export const firmwareCases: Case[] = [
     async run(t) {
       const pkg = await assigned(t);
       t.expect(statusIs(400)(await t.device(op.firmware(t.devices[0].token, { title: pkg.title.toUpperCase(), version: pkg.version }))));
+    },
+  },
+  {
+    id: '10.6.4',
+    title: 'the software twin: /software downloads the assigned software package',
+    requirement: 'ThingsBoard serves the device\'s software package at /api/v1/{token}/software like firmware (sw_* attributes).',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const pkg = await assigned(t, 'SOFTWARE');
+      const reply = await t.device({ ...op.firmware(t.devices[0].token, { title: pkg.title, version: pkg.version }), path: op.path(t.devices[0].token, 'software'), operationId: 'getSoftware' });
+      t.expect(statusIs(200)(reply), checksumMatches('checksumMatches', reply.bytes, pkg));
+      const attributes = await t.device(op.getAttributes(t.devices[0].token, { sharedKeys: ['sw_title', 'sw_version', 'sw_checksum'] }));
+      t.expect(bodyHasEntries({ sw_title: pkg.title, sw_version: pkg.version, sw_checksum: pkg.checksum }, 'shared')(attributes));
     },
   },
   invalidInput({

@@ -15,6 +15,7 @@ export const authCases: Case[] = [
   badToken('7.3.1', 'device-side RPC', (k) => op.clientRpc(k, json({ method: 'getCurrentTime', params: {} }))),
   badToken('8.3.2', 'claim', (k) => op.claim(k, json({ secretKey: 'k' }))),
   badToken('10.3.1', 'firmware download', (k) => op.firmware(k, { title: 't', version: 'v' })),
+  badToken('10.3.2', 'software download', (k) => ({ ...op.firmware(k, { title: 't', version: 'v' }), path: op.path(k, 'software'), operationId: 'getSoftware' })),
   {
     id: '1.3.2',
     title: 'the token of a deleted device is 401',

@@ -24,6 +24,12 @@ export const errorCases: Case[] = [
   notFound('1.4.3', 'a path below an operation is 404', (k) => op.path(k, 'telemetry/extra'), 'A resource that does not exist is 404 Not Found (specification, Errors).'),
   wrongMethod('1.4.4', (k) => ({ method: 'GET', path: op.path(k, 'telemetry') })),
   wrongMethod('2.4.1', (k) => ({ method: 'DELETE', path: op.path(k, 'attributes') })),
+  wrongMethod('3.4.1', (k) => ({ method: 'PUT', path: op.path(k, 'attributes') })),
+  wrongMethod('4.4.1', (k) => ({ method: 'POST', path: op.path(k, 'attributes/updates') })),
+  wrongMethod('5.4.1', (k) => ({ method: 'DELETE', path: op.path(k, 'rpc') })),
+  wrongMethod('6.4.1', (k) => ({ method: 'GET', path: op.path(k, 'rpc/1') })),
+  wrongMethod('7.4.1', (k) => ({ method: 'PUT', path: op.path(k, 'rpc') })),
   wrongMethod('8.4.1', (k) => ({ method: 'GET', path: op.path(k, 'claim') })),
+  wrongMethod('10.4.1', (k) => ({ method: 'POST', path: op.path(k, 'firmware') })),
   wrongMethod('9.4.1', () => ({ method: 'GET', path: '/api/v1/provision' })),
 ];

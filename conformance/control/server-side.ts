@@ -12,6 +12,8 @@ export interface RpcCommand {
   persistent?: boolean;
 }
 
+export type PackageType = 'FIRMWARE' | 'SOFTWARE';
+
 export type ProvisionType = 'DISABLED' | 'ALLOW_CREATE_NEW_DEVICES' | 'CHECK_PRE_PROVISIONED_DEVICES';
 
 export interface OtaPackage {
@@ -37,12 +39,12 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     return true;
   }
 
-  async function createFirmware(input: { title: string; version: string; profileId: string; bytes: Buffer; fileName: string }): Promise<OtaPackage> {
+  async function createPackage(input: { type: PackageType; title: string; version: string; profileId: string; bytes: Buffer; fileName: string }): Promise<OtaPackage> {
     const info = bodyOf<{ id: { id: string } }>(
       await call(ctx, 'saveOtaPackageInfo', {
         method: 'POST',
         path: '/api/otaPackage',
-        json: { title: input.title, version: input.version, type: 'FIRMWARE', deviceProfileId: { entityType: 'DEVICE_PROFILE', id: input.profileId } },
+        json: { title: input.title, version: input.version, type: input.type, deviceProfileId: { entityType: 'DEVICE_PROFILE', id: input.profileId } },
       }),
       'the OTA package',
     );
@@ -65,10 +67,11 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
   }
 
   /** Assigns the package to the device; undone (unassigned) after the case, before the package goes. */
-  async function assignFirmware(deviceId: string, packageId: string): Promise<void> {
+  async function assignPackage(deviceId: string, type: PackageType, packageId: string): Promise<void> {
+    const field = type === 'FIRMWARE' ? 'firmwareId' : 'softwareId';
     const device = await devices.getDevice(deviceId);
-    await devices.saveDevice({ ...device, firmwareId: { entityType: 'OTA_PACKAGE', id: packageId } });
-    ctx.cleanup(async () => devices.saveDevice({ ...(await devices.getDevice(deviceId)), firmwareId: null }));
+    await devices.saveDevice({ ...device, [field]: { entityType: 'OTA_PACKAGE', id: packageId } });
+    ctx.cleanup(async () => devices.saveDevice({ ...(await devices.getDevice(deviceId)), [field]: null }));
   }
 
   async function createProvisionProfile(name: string, type: ProvisionType, key: string | null, secret: string | null): Promise<string> {
@@ -116,5 +119,5 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     return call(ctx, 'claimDevice', { method: 'POST', path: `/api/customer/device/${encodeURIComponent(deviceName)}/claim`, json: { secretKey } }, 'any', jwt);
   }
 
-  return { sendRpc, setRule, createFirmware, assignFirmware, createProvisionProfile, createCustomerUser, claimDevice };
+  return { sendRpc, setRule, createPackage, assignPackage, createProvisionProfile, createCustomerUser, claimDevice };
 }
