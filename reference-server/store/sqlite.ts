@@ -155,8 +155,8 @@ export function createSqliteStore(path: string): Store {
     otaPage: db.prepare(`SELECT id, type, title, version, tag, url, profile_id, file_name, content_type,
       checksum_algorithm, checksum, data_size, created_time FROM ota_packages ORDER BY created_time DESC LIMIT ? OFFSET ?`),
     otaCount: db.prepare('SELECT count(*) AS n FROM ota_packages'),
-    otaInUse: db.prepare(`SELECT EXISTS (SELECT 1 FROM devices WHERE firmware_id = ?1 OR software_id = ?1)
-      OR EXISTS (SELECT 1 FROM device_profiles WHERE firmware_id = ?1 OR software_id = ?1) AS used`),
+    otaInUse: db.prepare(`SELECT EXISTS (SELECT 1 FROM devices WHERE firmware_id = @id OR software_id = @id)
+      OR EXISTS (SELECT 1 FROM device_profiles WHERE firmware_id = @id OR software_id = @id) AS used`),
     insertCustomer: db.prepare('INSERT INTO customers (id, title, email, created_time) VALUES (?, ?, ?, ?)'),
     updateCustomer: db.prepare('UPDATE customers SET title = ?, email = ? WHERE id = ?'),
     deleteCustomer: db.prepare('DELETE FROM customers WHERE id = ?'),
@@ -316,7 +316,7 @@ export function createSqliteStore(path: string): Store {
       data: (q.otaPage.all(pageSize, page * pageSize) as Row[]).map(otaFrom),
       totalElements: count(q.otaCount),
     }),
-    otaInUse: (id) => (q.otaInUse.get(id) as { used: number }).used === 1,
+    otaInUse: (id) => (q.otaInUse.get({ id }) as { used: number }).used === 1,
 
     insertCustomer: (c) => void q.insertCustomer.run(c.id, c.title, c.email, c.createdTime),
     updateCustomer: (c) => void q.updateCustomer.run(c.title, c.email, c.id),
