@@ -82,9 +82,10 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
   }
   const templates = await loadTemplates();
   // The control API creates the fleet (unless it comes from tokens or provisioning) and drives it.
+  // A provisioned fleet uses it when it can: to address the devices and delete them afterwards.
   const needsControl = (!config.tokensFile && !config.provision) || scenario.driver.rpcRate > 0 || scenario.driver.attrRate > 0;
   let control: Control | undefined;
-  if (needsControl) {
+  if (needsControl || config.provision) {
     control = createControl({
       url: config.controlUrl,
       username: config.username,
@@ -97,7 +98,10 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
       await control.login();
     } catch (error) {
       await control.close();
-      throw new SimulationError(`cannot use the control API at ${config.controlUrl}: ${(error as Error).message}`);
+      control = undefined;
+      const message = `cannot use the control API at ${config.controlUrl}: ${(error as Error).message}`;
+      if (needsControl) throw new SimulationError(message);
+      emit({ type: 'warning', message });
     }
   }
   const runId = `${Date.now().toString(36)}${(config.seed % 1296).toString(36).padStart(2, '0')}`;

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, stopTestServer, type TestServer } from '../../reference-server/test/helpers.js';
 import { simulate } from '../cli.js';
+import { createControl } from '../control.js';
+import { loadTemplates } from '../routes.js';
 import type { SimulationConfig } from '../engine.js';
 import { scenarioFromJson } from '../scenario.js';
 
@@ -108,5 +110,29 @@ describe('dhi simulate against the reference server', () => {
     const rows = devices.reduce((n, d) => n + server.ctx.store.telemetryCount(d.id), 0);
     expect(rows).toBe(summary.counters.telemetryPoints);
     expect(summary.paths.rpc!.count).toBe(summary.counters.rpcReplied);
+  });
+
+  it('provisions its fleet with a provision key, then deletes the devices it created', async () => {
+    const control = createControl({ url: server.httpUrl, username: 'tenant@thingsboard.org', password: 'tenant', templates: (await loadTemplates()).control, connections: 1, requestTimeoutMs: 10_000 });
+    await control.login();
+    const profile = await control.call('POST', (await loadTemplates()).control.saveDeviceProfile, {
+      name: 'sim-provisioning',
+      provisionType: 'ALLOW_CREATE_NEW_DEVICES',
+      provisionDeviceKey: 'sim-key',
+      profileData: { provisionConfiguration: { type: 'ALLOW_CREATE_NEW_DEVICES', provisionDeviceSecret: 'sim-secret' } },
+    });
+    await control.close();
+    expect(profile.status).toBe(200);
+    const before = server.ctx.store.listDevices(0, 10_000).totalElements;
+    const scenario = scenarioFromJson({ name: 'provisioned', extends: 'telemetry', telemetry: { intervalMs: 200 } });
+    const { summary } = await simulate(
+      config(server, { devices: 20, durationMs: 1000, scenario, provision: { key: 'sim-key', secret: 'sim-secret' }, keepDevices: false }),
+      [],
+      reportDir,
+    );
+    expect(summary.fleet).toEqual({ source: 'provisioning', members: 20, addressable: 20 });
+    expect(summary.paths.telemetry!.count).toBeGreaterThan(0);
+    expect(summary.paths.telemetry!.errors).toBe(0);
+    expect(server.ctx.store.listDevices(0, 10_000).totalElements).toBe(before);
   });
 });
