@@ -9,16 +9,6 @@ export type Outcome = 'pass' | 'fail' | 'skipped' | 'error';
 export const SEVERITIES: readonly Severity[] = ['MUST', 'SHOULD', 'INFO'];
 export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'skipped', 'error'];
 
-/** The group is the middle part of an id: `<op>.<group>.<n>`. */
-export const GROUPS = {
-  1: 'accepted',
-  2: 'invalid input',
-  3: 'credentials',
-  4: 'unknown resource',
-  5: 'limits and timing',
-  6: 'ThingsBoard gap behaviour',
-} as const;
-
 /** One claim that did not hold. `severity` overrides the case's for a weaker sub-claim. */
 export interface Failure {
   check: string;

@@ -30,16 +30,8 @@ export function statusIs(expected: number): Check {
   return (r) => (r.status === expected ? undefined : { check: 'statusIs', expected, actual: r.status });
 }
 
-export function statusIn(...expected: number[]): Check {
-  return (r) => (expected.includes(r.status) ? undefined : { check: 'statusIn', expected, actual: r.status });
-}
-
 export function statusIsSuccess(): Check {
   return (r) => (r.status >= 200 && r.status < 300 ? undefined : { check: 'statusIsSuccess', expected: '2xx', actual: r.status });
-}
-
-export function statusIsNot(unexpected: number): Check {
-  return (r) => (r.status !== unexpected ? undefined : { check: 'statusIsNot', expected: `not ${unexpected}`, actual: r.status });
 }
 
 export function bodyIsEmpty(): Check {
@@ -72,14 +64,6 @@ export function bodyLacksKeys(keys: string[], where?: string): Check {
     const target = pick(r.json, where);
     const present = isObject(target) ? keys.filter((k) => k in target) : [];
     return present.length ? { check: where ? `bodyLacksKeys(${where})` : 'bodyLacksKeys', expected: `no ${keys.join(', ')}`, actual: pickEntries(target, present) } : undefined;
-  };
-}
-
-/** The body's top-level keys are exactly these (order ignored). */
-export function bodyKeysAre(keys: string[]): Check {
-  return (r) => {
-    const actual = isObject(r.json) ? Object.keys(r.json).sort() : r.json;
-    return deepEqual(actual, [...keys].sort()) ? undefined : { check: 'bodyKeysAre', expected: [...keys].sort(), actual };
   };
 }
 

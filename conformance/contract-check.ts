@@ -8,7 +8,6 @@ import type { Reply } from './client.js';
 export interface ContractChecker {
   /** Failures of one response against its operation; `severity` is the case-level weight. */
   check(operationId: string, reply: Reply, severity: Severity): Failure[];
-  has(operationId: string): boolean;
 }
 
 interface Documented {
@@ -70,7 +69,7 @@ export function createContractChecker(contract: Contract): ContractChecker {
     return failures;
   }
 
-  return { check, has: (operationId) => responses.has(operationId) };
+  return { check };
 }
 
 function weaker(severity: Severity): Severity {

@@ -1,17 +1,8 @@
 // Operation 4: GET /api/v1/{token}/attributes/updates?timeout=.. (long poll for shared changes).
 import type { Case, Failure } from '../case.js';
-import { bodyEquals, bodyHasEntries, bodyIsEmpty, bodyLacksKeys, checkAll, isTrue, statusIs, statusIsSuccess } from '../checks.js';
-import { changeDuringPoll, json, op, startPoll, unanswered, type PollResult } from './kit.js';
+import { bodyEquals, bodyHasEntries, bodyIsEmpty, bodyLacksKeys, checkAll, statusIs, statusIsSuccess } from '../checks.js';
+import { changeDuringPoll, DELIVERY_TIMEOUT_MS, json, notBeforeChange, op, QUIET_TIMEOUT_MS, startPoll, unanswered, type PollResult } from './kit.js';
 import { invalidInput } from './patterns.js';
-
-/** Long enough for a change to arrive after the poll settled; short enough to keep the suite fast. */
-export const DELIVERY_TIMEOUT_MS = 2000;
-/** Polls that must end by timing out. */
-export const QUIET_TIMEOUT_MS = 500;
-
-export function notBeforeChange(result: { answeredBeforeChange: boolean; reply?: { status: number; text: string } }): Failure | undefined {
-  return isTrue('pendingUntilChange', !result.answeredBeforeChange, 'the poll still pending when the change was made', `answered before the change: ${result.reply?.status} ${result.reply?.text.slice(0, 120)}`);
-}
 
 /** The poll got an answer and it is an update (not the timeout answer). */
 function delivered(result: PollResult & { answeredBeforeChange: boolean }, expected: Record<string, unknown>): (Failure | undefined)[] {

@@ -3,8 +3,7 @@ import type { Case, CaseRun, DeviceFixture, Failure } from '../case.js';
 import type { Reply } from '../client.js';
 import { at, bodyIsEmpty, checkAll, isObject, isTrue, statusIs, valueEquals } from '../checks.js';
 import type { RpcCommand } from '../control/server-side.js';
-import { DELIVERY_TIMEOUT_MS, notBeforeChange, QUIET_TIMEOUT_MS } from './04-attribute-updates.js';
-import { changeDuringPoll, op, SETTLE_MS, startPoll, unanswered, type PollResult } from './kit.js';
+import { changeDuringPoll, DELIVERY_TIMEOUT_MS, notBeforeChange, op, QUIET_TIMEOUT_MS, SETTLE_MS, startPoll, unanswered, type PollResult } from './kit.js';
 import { invalidInput } from './patterns.js';
 
 /** ThingsBoard's minimum server-side RPC timeout; the REST caller waits at most this long. */

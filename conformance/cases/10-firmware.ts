@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Case, CaseRun } from '../case.js';
 import { bodyHasEntries, bodyIsEmpty, checkAll, headerMatches, isTrue, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
 import type { OtaPackage, PackageType } from '../control/server-side.js';
-import { notBeforeChange, DELIVERY_TIMEOUT_MS } from './04-attribute-updates.js';
-import { changeDuringPoll, op, unanswered } from './kit.js';
+import { changeDuringPoll, DELIVERY_TIMEOUT_MS, notBeforeChange, op, unanswered } from './kit.js';
 import { invalidInput } from './patterns.js';
 
 const SIZE = 1037;

@@ -1,9 +1,8 @@
 // Isolation: one device's token never reads, answers or receives another device's data.
 import type { Case } from '../case.js';
 import { bodyLacksKeys, isObject, keyNotStored, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
-import { DELIVERY_TIMEOUT_MS, QUIET_TIMEOUT_MS } from './04-attribute-updates.js';
 import { commandDuringPoll } from './05-rpc-poll.js';
-import { json, op, SETTLE_MS, startPoll, unanswered } from './kit.js';
+import { DELIVERY_TIMEOUT_MS, json, op, QUIET_TIMEOUT_MS, SETTLE_MS, startPoll, unanswered } from './kit.js';
 
 export const isolationCases: Case[] = [
   {

@@ -1,6 +1,7 @@
 // Shared by the case files: device requests by operation, and long polls with their order of events.
 import type { CaseRun, DeviceRequest, Failure } from '../case.js';
 import { RequestFailed, type Query, type Reply } from '../client.js';
+import { isTrue } from '../checks.js';
 
 export type Body = { json: unknown } | { raw: string | Buffer } | undefined;
 
@@ -101,6 +102,15 @@ export async function changeDuringPoll(
 }
 
 export const SETTLE_MS = 150;
+
+/** Long enough for a change to arrive after the poll settled; short enough to keep the suite fast. */
+export const DELIVERY_TIMEOUT_MS = 2000;
+/** Polls that must end by timing out. */
+export const QUIET_TIMEOUT_MS = 500;
+
+export function notBeforeChange(result: { answeredBeforeChange: boolean; reply?: Reply }): Failure | undefined {
+  return isTrue('pendingUntilChange', !result.answeredBeforeChange, 'the poll still pending when the change was made', `answered before the change: ${result.reply?.status} ${result.reply?.text.slice(0, 120)}`);
+}
 
 /** The failure when a poll got no HTTP answer at all. */
 export function unanswered(result: PollResult, what: string) {
