@@ -172,6 +172,19 @@ export function faults(): Fault[] {
           : req,
     },
     {
+      name: 'RPC params delivered as a JSON string',
+      caught: ['5.1.1', '6.1.1'],
+      response(req, res) {
+        const body = jsonOf(res.body);
+        return RPC_POLL.test(req.url) && req.method === 'GET' && res.status === 200 && isObject(body) ? withJson(res, { ...body, params: JSON.stringify(body.params) }) : res;
+      },
+    },
+    {
+      name: 'device-side RPC params not passed to the rule',
+      caught: ['7.1.2'],
+      request: (req) => (RPC_POLL.test(req.url) && req.method === 'POST' ? rewriteJson(req, (b) => (isObject(b) ? { ...b, params: {} } : b)) : req),
+    },
+    {
       name: 'an unknown path answered 200',
       caught: ['1.4.1', '1.4.2', '1.4.3'],
       response: (req, res) => (res.status === 404 && /^\/api\/v\d+\//.test(req.url) ? { status: 200, headers: {}, body: Buffer.alloc(0) } : res),
