@@ -1,6 +1,5 @@
 // The control API: ThingsBoard's REST subset (and the dhi rules extension) by operationId, the
 // bearer-JWT hook, and the plugins its routes need (multipart for OTA uploads, Swagger UI).
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { loadContract } from '../../spec/load.js';
 import { limitFor } from '../payload-limits.js';
@@ -15,6 +14,7 @@ import { profileHandlers } from './profiles.js';
 import { claimingHandlers } from './claiming.js';
 import { ruleHandlers } from './rules.js';
 import { registerDocs } from './docs.js';
+import { registerUpload, UPLOAD_PATH } from './upload.js';
 import { createOtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -34,7 +34,6 @@ const AUTHORITIES: Record<string, Authority[]> = {
   claimDevice: ['CUSTOMER_USER'],
   reclaimDevice: ['TENANT_ADMIN', 'CUSTOMER_USER'],
 };
-const UPLOAD_PATH = '/api/otaPackage/{otaPackageId}';
 
 export function createControlApi(ctx: ServerContext): ControlApi {
   const auth = createAuth(ctx);
@@ -61,10 +60,7 @@ export function createControlApi(ctx: ServerContext): ControlApi {
     async register(app) {
       await auth.init();
       app.decorateRequest('user', null as unknown as UserRecord);
-      await app.register(multipart, {
-        attachFieldsToBody: true,
-        limits: { fileSize: limitFor(UPLOAD_PATH, ctx.config.payloadLimits), files: 1 },
-      });
+      await registerUpload(app, limitFor(UPLOAD_PATH, ctx.config.payloadLimits));
       await registerDocs(app, (await loadContract()).document);
     },
   };

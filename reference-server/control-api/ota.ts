@@ -2,9 +2,9 @@
 // `file`) with its checksum, read, download, list, delete. Assignment is done on devices and
 // profiles (ota-assignment.ts).
 import { randomUUID } from 'node:crypto';
-import type { MultipartFile } from '@fastify/multipart';
 import { badRequest, notFound } from '../errors.js';
 import { checksum, type ChecksumAlgorithm } from './checksums.js';
+import { uploadedFile } from './upload.js';
 import { entityId, optionalEntityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -104,17 +104,17 @@ export function otaHandlers({ store }: ServerContext): Handlers {
       const ota = found(store, idOf(request.params));
       if (ota.url) throw badRequest('An OtaPackage with a url has no data to upload');
       const query = request.query as { checksumAlgorithm: ChecksumAlgorithm; checksum?: string };
-      const part = (request.body as Record<string, MultipartFile | undefined> | undefined)?.file;
-      if (!request.isMultipart() || part?.type !== 'file') throw badRequest("Required request part 'file' is not present");
-      const data = await part.toBuffer();
+      const file = uploadedFile(request);
+      if (!file) throw badRequest("Required request part 'file' is not present");
+      const { data } = file;
       if (data.length === 0) throw badRequest('OtaPackage data should be specified!');
       const computed = checksum(query.checksumAlgorithm, data);
       if (query.checksum && query.checksum.toLowerCase() !== computed) throw badRequest('Wrong otaPackage file!');
       const saved = await store.write(runSaveData, {
         ota: {
           ...ota,
-          fileName: safeFileName(part.filename, `${ota.title}-${ota.version}.bin`),
-          contentType: MEDIA_TYPE.test(part.mimetype) ? part.mimetype : 'application/octet-stream',
+          fileName: safeFileName(file.fileName, `${ota.title}-${ota.version}.bin`),
+          contentType: MEDIA_TYPE.test(file.mimetype) ? file.mimetype : 'application/octet-stream',
           checksumAlgorithm: query.checksumAlgorithm,
           checksum: computed,
           dataSize: data.length,

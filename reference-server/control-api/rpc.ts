@@ -22,6 +22,9 @@ interface ServerRpcBody {
 
 type Version = 'v1' | 'v2';
 
+/** Node timers fire at once beyond 2^31-1 ms; a command lives at most that long (about 24 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const unanswered = (version: Version, what: string) =>
   version === 'v1'
     ? new ApiError(408, ErrorCode.GENERAL, `${what} was delivered but not answered in time`)
@@ -84,12 +87,13 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
     if (!device) throw notFound(`Device with id [${deviceId}] is not found`);
     const body = request.body as ServerRpcBody;
     const timeout = body.timeout ?? config.serverRpcDefaultTimeoutMs;
+    const now = Date.now();
     const { rpc: stored, outcome } = await rpc.submit(device, {
       method: body.method,
       params: body.params,
       oneway: direction === 'oneway',
       persistent: body.persistent === true,
-      expirationTime: body.expirationTime ?? Date.now() + Math.max(config.serverRpcMinTimeoutMs, timeout),
+      expirationTime: Math.min(body.expirationTime ?? now + Math.max(config.serverRpcMinTimeoutMs, timeout), now + MAX_TIMER_MS),
       retries: body.retries ?? 0,
       additionalInfo: body.additionalInfo ?? null,
     });

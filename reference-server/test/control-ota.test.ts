@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
 import { defaultConfig } from '../config.js';
 import { call, startTestServer, stopTestServer, type TestServer } from './helpers.js';
 import { client, loginAs, newDeviceVia, openPolls, upload, type Api } from './control-helpers.js';
@@ -96,6 +97,11 @@ describe('OTA packages', () => {
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.json()).toMatchObject({ status: 413 });
     expect(server.ctx.store.otaById(id)?.dataSize).toBeNull();
+    const garbage = await request(`${server.httpUrl}/api/otaPackage/${id}?checksumAlgorithm=SHA256`, {
+      method: 'POST', body: 'garbage', headers: { 'content-type': 'multipart/form-data; boundary=xyz', 'x-authorization': `Bearer ${jwt}` },
+    });
+    expect(garbage.statusCode).toBe(400);
+    expect(await garbage.body.json()).toMatchObject({ status: 400, errorCode: 31 });
     expect((await upload(server, jwt, `/api/otaPackage/${id}?checksumAlgorithm=SHA256`, FOX)).status).toBe(200);
     expect((await upload(server, jwt, `/api/otaPackage/${id}?checksumAlgorithm=SHA256`, FOX)).status).toBe(400);
   });

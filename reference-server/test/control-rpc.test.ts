@@ -147,6 +147,12 @@ describe('persistent RPC', () => {
 
     const undelivered = await send('twoway', { method: 'lost', expirationTime: Date.now() + 200 });
     await vi.waitFor(async () => expect(await status(undelivered)).toBe('EXPIRED'), { interval: 10 });
+
+    // A timeout beyond Node's timer range is capped, not fired at once.
+    const distant = await send('twoway', { method: 'later', timeout: 1e12 });
+    const stored = (await api('GET', `/api/rpc/persistent/${distant}`)).json() as { status: string; expirationTime: number };
+    expect(stored.status).toBe('QUEUED');
+    expect(stored.expirationTime).toBeLessThanOrEqual(Date.now() + 2 ** 31);
   });
 
   it('lists a device\'s persistent commands newest first, by status, and deletes one', async () => {

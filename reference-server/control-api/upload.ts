@@ -1,0 +1,41 @@
+// The OTA upload's multipart body: read here, before validation, into {file: {fileName, mimetype,
+// data}}, so that the handler sees plain values and a broken form is a 400 (busboy's own errors
+// would be 500s), a file over the limit a 413.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, ErrorCode, badRequest } from '../errors.js';
+import { fastifyPath } from '../routes.js';
+
+export interface UploadedFile {
+  fileName: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+export const UPLOAD_PATH = '/api/otaPackage/{otaPackageId}';
+const UPLOAD_ROUTE = fastifyPath(UPLOAD_PATH);
+
+/** The uploaded `file` part, or undefined when the request carried none (or was not multipart). */
+export function uploadedFile(request: { isMultipart(): boolean; body: unknown }): UploadedFile | undefined {
+  const file = request.isMultipart() ? (request.body as { file?: UploadedFile } | undefined)?.file : undefined;
+  return file && Buffer.isBuffer(file.data) ? file : undefined;
+}
+
+export async function registerUpload(app: FastifyInstance, fileSizeLimit: number | undefined): Promise<void> {
+  await app.register(multipart, { limits: { fileSize: fileSizeLimit, files: 1 } });
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.url !== UPLOAD_ROUTE || request.method !== 'POST' || !request.isMultipart()) return;
+    const body: { file?: UploadedFile } = {};
+    try {
+      for await (const part of request.parts()) {
+        if (part.type !== 'file') continue;
+        const data = await part.toBuffer();
+        if (part.fieldname === 'file') body.file = { fileName: part.filename, mimetype: part.mimetype, data };
+      }
+    } catch (error) {
+      const { statusCode, message } = error as { statusCode?: number; message: string };
+      throw statusCode === 413 ? new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, message) : badRequest(`Invalid multipart body: ${message}`);
+    }
+    request.body = body;
+  });
+}
