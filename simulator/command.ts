@@ -78,6 +78,7 @@ export function registerDemo(program: Command): void {
     .command('demo')
     .description('start the reference server, run the conformance suite and a 30 s mixed simulation of 1,000 devices against it, keep serving')
     .option('--port <n>', 'HTTP port of the reference server', integer(0, 65535), 8080)
+    .option('--https-port <n>', 'HTTPS port of the reference server (-1: no HTTPS)', integer(-1, 65535), 8443)
     .option('--db <path>', 'SQLite database file of the reference server', './data/dhi.db')
     .option('--devices <n>', 'devices in the demo simulation', integer(1, 100_000), 1000)
     .addOption(durationOption('--duration <time>', 'length of the demo simulation', 30_000, '30s'))

@@ -14,6 +14,7 @@ import { builtinScenario } from './scenario.js';
 
 export interface DemoOptions {
   port: number;
+  httpsPort: number;
   db: string;
   devices: number;
   duration: number;
@@ -69,7 +70,7 @@ async function demoToken(url: string): Promise<string> {
 
 export async function runDemo(options: DemoOptions): Promise<void> {
   if (options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true });
-  const server = await startServer({ port: options.port, db: options.db, logLevel: 'warn' });
+  const server = await startServer({ port: options.port, httpsPort: options.httpsPort, db: options.db, logLevel: 'warn' });
   const url = server.httpUrl;
   console.log(`dhi demo: reference server at ${url}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''} (store ${options.db})`);
   const links: Link[] = [];
@@ -97,7 +98,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         devices: options.devices,
         durationMs: options.duration,
         scenario: builtinScenario('mixed'),
-        rampPerSecond: null,
+        // Joining over two seconds keeps the connection burst inside the server's accept backlog.
+        rampPerSecond: 500,
         provision: null,
         tokensFile: null,
         // The devices run in a child process so that the server keeps this event loop to itself.
