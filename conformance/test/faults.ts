@@ -108,6 +108,11 @@ export function faults(): Fault[] {
       },
     },
     {
+      name: 'a poll answered 408 at once, without waiting',
+      caught: ['4.1.1', '5.1.1', '10.1.2'],
+      request: (req) => ((UPDATES.test(req.url) || RPC_POLL.test(req.url)) && req.method === 'GET' ? { status: 408, headers: {}, body: Buffer.alloc(0) } : req),
+    },
+    {
       name: 'an RPC reply that never reaches the REST caller',
       caught: ['6.1.1'],
       request: (req) => (RPC_REPLY.test(req.url) && req.method === 'POST' ? { status: 200, headers: {}, body: Buffer.alloc(0) } : req),
