@@ -86,8 +86,14 @@ export interface SimulateOutcome {
 }
 
 /** Run, write reports; the programmatic entry used by the CLI, the demo and tests. */
-export async function simulate(config: SimulationConfig, thresholds: Threshold[], reportDir: string, emit?: (event: EngineEvent) => void): Promise<SimulateOutcome> {
-  const result = await runSimulation(config, emit);
+export async function simulate(
+  config: SimulationConfig,
+  thresholds: Threshold[],
+  reportDir: string,
+  emit?: (event: EngineEvent) => void,
+  interrupt?: AbortSignal,
+): Promise<SimulateOutcome> {
+  const result = await runSimulation(config, emit, interrupt);
   const summary = buildSummary(result, thresholds);
   const dir = writeReports(summary, reportDir);
   return { summary, reportDir: dir, exitCode: summary.passed ? EXIT.passed : EXIT.breached, sampleToken: result.sampleToken };
@@ -114,8 +120,16 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
     print(`k6 script written to ${options.exportK6} (scenario ${config.scenario.name}); run it with: k6 run -e DHI_TARGET=${config.target} ${options.exportK6}\n`);
     return;
   }
+  // Ctrl-C ends the run early; the reports are still written and the devices still deleted.
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    print('\ninterrupted: stopping the run (Ctrl-C again to quit at once)\n');
+    interrupt.abort();
+    process.once('SIGINT', () => process.exit(130));
+  };
+  process.once('SIGINT', onSigint);
   try {
-    const outcome = await simulate(config, thresholds, options.reportDir, createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY) }));
+    const outcome = await simulate(config, thresholds, options.reportDir, createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY) }), interrupt.signal);
     print(`\n${renderTable(outcome.summary)}\n`);
     print(`reports: ${outcome.reportDir}/summary.json, ${outcome.reportDir}/report.html\n`);
     if (outcome.exitCode === EXIT.breached) console.error('dhi simulate: a threshold was breached');
@@ -125,5 +139,7 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
       console.error(`dhi simulate: ${error.message}`);
       process.exitCode = error instanceof FleetError && error.usage ? EXIT.usage : EXIT.failed;
     } else throw error;
+  } finally {
+    process.off('SIGINT', onSigint);
   }
 }

@@ -38,6 +38,7 @@ export type EngineEvent =
 export interface SimulationResult {
   config: SimulationConfig;
   startedAt: string;
+  /** Milliseconds of load, from the start until the stop began. */
   runMs: number;
   aggregate: Aggregate;
   fleet: { source: 'tokens' | 'provisioning' | 'control'; members: number; addressable: number };
@@ -72,7 +73,8 @@ export function processesNeeded(devices: number, scenario: Scenario): number {
   return processes;
 }
 
-export async function runSimulation(config: SimulationConfig, emit: (event: EngineEvent) => void = () => {}): Promise<SimulationResult> {
+/** `interrupt` ends the run early (Ctrl-C): calls in flight finish, reports and cleanup still happen. */
+export async function runSimulation(config: SimulationConfig, emit: (event: EngineEvent) => void = () => {}, interrupt?: AbortSignal): Promise<SimulationResult> {
   const { scenario } = config;
   const groups = Math.max(1, config.workers);
   if (processesNeeded(config.devices, scenario) > groups) {
@@ -129,7 +131,7 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
     if ((scenario.driver.rpcRate > 0 || scenario.driver.attrRate > 0) && deviceIds.length < members.length) {
       emit({ type: 'warning', message: `${members.length - deviceIds.length} devices have no control id: the driver addresses only ${deviceIds.length}` });
     }
-    const run = await runFleet(config, members, deviceIds, templates.device, control, emit);
+    const run = await runFleet(config, members, deviceIds, templates.device, control, emit, interrupt);
     const fleet = { source, members: members.length, addressable: deviceIds.length };
     return { ...run, fleet, sampleToken: config.keepDevices ? members[0]?.token : undefined };
   } finally {
@@ -151,6 +153,7 @@ async function runFleet(
   templates: GroupConfig['templates'],
   control: Control | undefined,
   emit: (event: EngineEvent) => void,
+  interrupt: AbortSignal | undefined,
 ): Promise<Omit<SimulationResult, 'fleet'>> {
   const { scenario } = config;
   const groups = Math.max(1, config.workers);
@@ -222,7 +225,7 @@ async function runFleet(
   }, 1000);
 
   try {
-    // Run for the duration, or until a worker fails.
+    // Run for the duration, or until a worker fails or the user interrupts.
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(end);
@@ -230,8 +233,10 @@ async function runFleet(
         resolve();
       };
       const end = setTimeout(done, config.durationMs);
-      const watch = setInterval(() => failure && done(), 100);
+      const watch = setInterval(() => (failure || interrupt?.aborted) && done(), 100);
     });
+    // Rates are per second of load: the wait for the last answers does not count.
+    const runMs = performance.now() - t0;
     emit({ type: 'phase', phase: 'stopping', message: 'waiting for calls in flight' });
     // The driver first: its RPCs need the devices' polls to come back.
     await driver?.stop();
@@ -246,7 +251,7 @@ async function runFleet(
     return {
       config,
       startedAt: startedAt.toISOString(),
-      runMs: performance.now() - t0,
+      runMs,
       aggregate,
       simulator: { processes: 1 + workers.length, cpuMicros: cpu.user + cpu.system + workerCpu, maxRssBytes: maxRss, sourceAddresses },
     };

@@ -95,6 +95,8 @@ function runChild(): void {
       process.disconnect();
     }
   });
+  // Ctrl-C reaches the whole process group: the parent decides when the group stops.
+  process.on('SIGINT', () => {});
   // The parent going away ends the child too.
   process.on('disconnect', () => {
     if (timer) clearInterval(timer);
