@@ -2,10 +2,11 @@
 // paths), delete, read one scope as [{key, value, lastUpdateTs}]. Values keep their JSON types
 // (no numeric-string casting: that is a device transport setting).
 import { appendEntries } from '../kv-values.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest } from '../errors.js';
+import { deviceOr404 } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handler, Handlers } from '../handler.js';
-import type { KvEntry, Scope, Store } from '../store/types.js';
+import type { KvEntry, Scope } from '../store/types.js';
 
 interface DevicePath {
   deviceId: string;
@@ -15,14 +16,10 @@ interface DevicePath {
 export const splitKeys = (keys: string | undefined): string[] | undefined =>
   keys === undefined ? undefined : keys.split(',').map((k) => k.trim()).filter((k) => k !== '');
 
-export function requireDevice(store: Store, deviceId: string): void {
-  if (!store.deviceById(deviceId)) throw notFound(`Device with id [${deviceId}] is not found`);
-}
-
 export function attributeHandlers({ store, attributes }: ServerContext): Handlers {
   const save: Handler = async (request, reply) => {
     const { deviceId, scope } = request.params as DevicePath;
-    requireDevice(store, deviceId);
+    deviceOr404(store, deviceId);
     const entries: KvEntry[] = [];
     appendEntries(request.body as Record<string, unknown>, Date.now(), false, entries);
     if (entries.length === 0) throw badRequest('No attributes data found in request body!');
@@ -36,7 +33,7 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
 
     async deleteDeviceAttributes(request, reply) {
       const { deviceId, scope } = request.params as DevicePath;
-      requireDevice(store, deviceId);
+      deviceOr404(store, deviceId);
       const keys = splitKeys((request.query as { keys: string }).keys) ?? [];
       if (keys.length === 0) throw badRequest('Empty keys: keys');
       await attributes.remove(deviceId, scope, keys);
@@ -45,7 +42,7 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
 
     getDeviceAttributes(request, reply) {
       const { deviceId, scope } = request.params as DevicePath;
-      requireDevice(store, deviceId);
+      deviceOr404(store, deviceId);
       const keys = splitKeys((request.query as { keys?: string }).keys);
       const found = store.attributes(deviceId, scope, keys?.length ? keys : undefined);
       return reply.code(200).send(found.map((e) => ({ key: e.key, value: e.value, lastUpdateTs: e.ts })));

@@ -2,7 +2,7 @@
 // their access-token credentials. Package assignment goes through ota-assignment.ts.
 import { newDevice } from '../device-records.js';
 import { badRequest, notFound } from '../errors.js';
-import { deviceJson, entityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
+import { deviceJson, deviceOr404, entityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
 import { OTA_FIELD, OTA_TYPES, type OtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -65,11 +65,7 @@ function save(store: Store, { input, token }: { input: DeviceInput; token?: stri
 
 export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers {
   const { store, polls } = ctx;
-  const found = (deviceId: string) => {
-    const device = store.deviceById(deviceId);
-    if (!device) throw notFound(`Device with id [${deviceId}] is not found`);
-    return device;
-  };
+  const found = (params: unknown) => deviceOr404(store, (params as { deviceId: string }).deviceId);
   const run = (arg: { input: DeviceInput; token?: string }) => save(store, arg);
 
   return {
@@ -83,18 +79,18 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
     },
 
     getDevice(request, reply) {
-      return reply.code(200).send(deviceJson(found((request.params as { deviceId: string }).deviceId)));
+      return reply.code(200).send(deviceJson(found(request.params)));
     },
 
     async deleteDevice(request, reply) {
-      const device = found((request.params as { deviceId: string }).deviceId);
+      const device = found(request.params);
       await store.write(() => store.deleteDevice(device.id));
       polls.endDevice(device.id);
       return reply.code(200).send();
     },
 
     getDeviceCredentials(request, reply) {
-      const device = found((request.params as { deviceId: string }).deviceId);
+      const device = found(request.params);
       return reply.code(200).send({
         createdTime: device.createdTime,
         deviceId: entityId('DEVICE', device.id),

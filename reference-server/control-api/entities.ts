@@ -1,6 +1,6 @@
 // ThingsBoard's entity shapes shared by the control API modules: entity ids, pages, devices.
-import { badRequest } from '../errors.js';
-import type { DeviceRecord, Page } from '../store/types.js';
+import { badRequest, notFound } from '../errors.js';
+import type { DeviceRecord, Page, Store } from '../store/types.js';
 
 export type EntityType = 'DEVICE' | 'DEVICE_PROFILE' | 'CUSTOMER' | 'USER' | 'OTA_PACKAGE' | 'RPC' | 'TENANT';
 export interface EntityId {
@@ -40,6 +40,13 @@ export function pageData<T, R>(result: Page<T>, { page, pageSize }: PageQuery, m
     totalElements: result.totalElements,
     hasNext: (page + 1) * pageSize < result.totalElements,
   };
+}
+
+/** The device, or 404 as ThingsBoard words it. */
+export function deviceOr404(store: Store, deviceId: string): DeviceRecord {
+  const device = store.deviceById(deviceId);
+  if (!device) throw notFound(`Device with id [${deviceId}] is not found`);
+  return device;
 }
 
 export function deviceJson(d: DeviceRecord) {

@@ -4,7 +4,7 @@
 // and 409 never delivered, v2 504 for both; persistent 200 {rpcId} at once.
 import { ApiError, ErrorCode, notFound } from '../errors.js';
 import { sendJson, type Handler, type Handlers } from '../handler.js';
-import { entityId, pageData, pageQuery } from './entities.js';
+import { deviceOr404, entityId, pageData, pageQuery } from './entities.js';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
 import type { RpcOutcome } from '../rpc-service.js';
@@ -83,8 +83,7 @@ function rpcJson(rpc: RpcRecord) {
 export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
   const send = (version: Version): Handler => async (request, reply) => {
     const { direction, deviceId } = request.params as { direction: 'oneway' | 'twoway'; deviceId: string };
-    const device = store.deviceById(deviceId);
-    if (!device) throw notFound(`Device with id [${deviceId}] is not found`);
+    const device = deviceOr404(store, deviceId);
     const body = request.body as ServerRpcBody;
     const timeout = body.timeout ?? config.serverRpcDefaultTimeoutMs;
     const now = Date.now();
@@ -124,7 +123,7 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
 
     getPersistentRpcByDevice(request, reply) {
       const { deviceId } = request.params as { deviceId: string };
-      if (!store.deviceById(deviceId)) throw notFound(`Device with id [${deviceId}] is not found`);
+      deviceOr404(store, deviceId);
       const page = pageQuery(request.query);
       const { rpcStatus } = request.query as { rpcStatus?: RpcStatus };
       return reply.code(200).send(pageData(store.listRpcs(deviceId, page.page, page.pageSize, rpcStatus), page, rpcJson));

@@ -2,7 +2,8 @@
 // range newest first (orderBy ASC on request) with `limit` per key. Values are strings, as Java
 // prints them, unless useStrictDataTypes=true.
 import { badRequest } from '../errors.js';
-import { requireDevice, splitKeys } from './attributes.js';
+import { splitKeys } from './attributes.js';
+import { deviceOr404 } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { JsonValue, KvEntry } from '../store/types.js';
@@ -42,7 +43,7 @@ export function telemetryHandlers({ store }: ServerContext): Handlers {
   return {
     getDeviceTimeseries(request, reply) {
       const { deviceId } = request.params as { deviceId: string };
-      requireDevice(store, deviceId);
+      deviceOr404(store, deviceId);
       const query = request.query as TimeseriesQuery;
       let keys = splitKeys(query.keys);
       if (!keys?.length) keys = undefined;
