@@ -40,18 +40,21 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
     else recorder.fail(path, `status ${status}`);
   };
 
-  const issueRpc = (deviceId: string, intendedAt: number) => {
+  async function issueRpc(deviceId: string, intendedAt: number): Promise<void> {
     const request = { method: RPC_METHOD, params: { sentAt: nowEpochMs(), seq: seq++ }, timeout: driver.rpcTimeoutMs };
-    return control.rpcTwoWay(deviceId, driver.rpcApi, request).then(
-      (reply) => finish('rpc', intendedAt, reply.status),
-      (error: unknown) => recorder.fail('rpc', classifyError(error)),
-    );
-  };
-  const issueWrite = (deviceId: string, intendedAt: number) =>
-    control.setShared(deviceId, { [PUSH_SENT_AT]: nowEpochMs(), [PUSH_SEQ]: seq++ }).then(
-      (reply) => finish('attributeWrite', intendedAt, reply.status),
-      (error: unknown) => recorder.fail('attributeWrite', classifyError(error)),
-    );
+    try {
+      finish('rpc', intendedAt, (await control.rpcTwoWay(deviceId, driver.rpcApi, request)).status);
+    } catch (error) {
+      recorder.fail('rpc', classifyError(error));
+    }
+  }
+  async function issueWrite(deviceId: string, intendedAt: number): Promise<void> {
+    try {
+      finish('attributeWrite', intendedAt, (await control.setShared(deviceId, { [PUSH_SENT_AT]: nowEpochMs(), [PUSH_SEQ]: seq++ })).status);
+    } catch (error) {
+      recorder.fail('attributeWrite', classifyError(error));
+    }
+  }
 
   const streams = [
     { rate: driver.rpcRate, issue: issueRpc, issued: 0 },
