@@ -23,6 +23,7 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
     const entries: KvEntry[] = [];
     appendEntries(request.body as Record<string, unknown>, Date.now(), false, entries);
     if (entries.length === 0) throw badRequest('No attributes data found in request body!');
+    if (entries.some((e) => e.key.trim() === '')) throw badRequest('Key cannot be empty or contains only spaces');
     await attributes.save(deviceId, scope, entries);
     return reply.code(200).send();
   };

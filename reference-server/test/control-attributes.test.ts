@@ -66,6 +66,7 @@ describe('attributes through the control API', () => {
     expect((await api('POST', attributesPath(device.id, 'CLIENT_SCOPE'), { a: 1 })).status).toBe(400);
     expect((await api('POST', attributesPath(device.id, 'SHARED_SCOPE'), {})).status).toBe(400);
     expect((await api('POST', attributesPath(device.id, 'SHARED_SCOPE'), [1, 2])).status).toBe(400);
+    expect((await api('POST', attributesPath(device.id, 'SHARED_SCOPE'), { ' ': 1 })).status).toBe(400);
     expect((await api('DELETE', `/api/plugins/telemetry/DEVICE/${device.id}/SHARED_SCOPE`)).status).toBe(400);
     expect((await api('POST', attributesPath(UNKNOWN, 'SHARED_SCOPE'), { a: 1 })).status).toBe(404);
     expect((await api('GET', `/api/plugins/telemetry/DEVICE/${UNKNOWN}/values/attributes/SHARED_SCOPE`)).status).toBe(404);
