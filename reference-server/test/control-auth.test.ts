@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../spec/load.js';
+import { loadContract, type Operation } from '../../spec/load.js';
 import { validateConfig } from '../config.js';
 import { createSqliteStore } from '../store/sqlite.js';
 import { createLongPolls } from '../long-poll.js';
@@ -35,6 +35,34 @@ describe('the contract and the handlers', () => {
     const operations = contract.operations.map((op) => op.operationId).sort();
     expect(Object.keys(handlers).sort()).toEqual(operations);
     await store.close();
+  });
+});
+
+/** A concrete URL for an operation: valid-looking path values, so that only the token decides. */
+function urlOf(op: Operation): string {
+  return op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const schema = (op.pathParams.find((p) => p.name === name)?.schema ?? {}) as { format?: string; enum?: string[] };
+    return schema.format === 'uuid' ? '6a1bd9b0-0000-4000-8000-000000000000' : (schema.enum?.[0] ?? 'x');
+  });
+}
+
+describe('every secured operation', () => {
+  it('answers 401 without a token, and 403 to a customer user where it is not claiming', async () => {
+    const secured = (await loadContract()).operations.filter((op) => op.secured);
+    expect(secured.length).toBeGreaterThan(30);
+    for (const op of secured) {
+      const res = await call(server.httpUrl, op.method.toUpperCase() as 'GET', urlOf(op), op.requestBody ? {} : undefined);
+      expect.soft(res.status, op.operationId).toBe(401);
+    }
+    const admin = client(server, await loginAs(server, undefined, 'sesame'));
+    const customerId = ((await admin('POST', '/api/customer', { title: 'Sweep' })).json() as { id: { id: string } }).id.id;
+    const user = await admin('POST', '/api/user', { email: 'sweep@x.example', authority: 'CUSTOMER_USER', customerId: { entityType: 'CUSTOMER', id: customerId } });
+    const asUser = client(server, ((await admin('GET', `/api/user/${(user.json() as { id: { id: string } }).id.id}/token`)).json() as { token: string }).token);
+    // Operations without a body: the permission check is not preceded by body validation.
+    for (const op of secured.filter((o) => !o.requestBody && !['claimDevice', 'reclaimDevice'].includes(o.operationId))) {
+      const res = await asUser(op.method.toUpperCase() as 'GET', `${urlOf(op)}${op.queryParams.some((q) => q.required) ? '?checksumAlgorithm=MD5&keys=a' : ''}`);
+      expect.soft(res.status, op.operationId).toBe(403);
+    }
   });
 });
 
