@@ -176,7 +176,9 @@ export async function rpcLoop(device: VirtualDevice, ctx: DeviceContext): Promis
     if (typeof body !== 'string') continue;
     ctx.recorder.count('rpcPolls');
     const command = parseObject(body);
-    if (!command || typeof command.id !== 'number') {
+    // The specification allows the id to be carried as a string.
+    const id = typeof command?.id === 'number' || typeof command?.id === 'string' ? Number(command.id) : NaN;
+    if (!command || !Number.isInteger(id) || id < 0) {
       ctx.recorder.fail('rpcDelivery', 'other');
       continue;
     }
@@ -184,7 +186,7 @@ export async function rpcLoop(device: VirtualDevice, ctx: DeviceContext): Promis
     const params = command.params as { sentAt?: unknown; seq?: unknown } | undefined;
     if (typeof params?.sentAt === 'number') ctx.recorder.ok('rpcDelivery', (nowEpochMs() - params.sentAt) * 1000);
     const reply = JSON.stringify({ result: 'ok', method: command.method, seq: params?.seq ?? null, device: device.index });
-    const path = device.routes.rpcReplyHead + command.id + device.routes.rpcReplyTail;
+    const path = device.routes.rpcReplyHead + id + device.routes.rpcReplyTail;
     if (await measured(ctx, 'rpcReply', performance.now(), sendForStatus(device.short, 'POST', path, reply))) ctx.recorder.count('rpcReplied');
   }
 }
