@@ -2,7 +2,38 @@
 import { expect, vi } from 'vitest';
 import { FormData, request } from 'undici';
 import { call, type Response, type TestServer } from './helpers.js';
+import { loadContract, type Operation } from '../../spec/load.js';
+import { compile, describeErrors, type Validator } from '../../spec/schema-validator.js';
 import type { PollKind } from '../long-poll.js';
+
+interface Documented {
+  op: Operation;
+  re: RegExp;
+  validators: Map<string, Validator | undefined>;
+}
+
+const documented: Documented[] = (await loadContract()).operations.map((op) => ({
+  op,
+  re: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+  validators: new Map(Object.entries(op.responses).map(([status, r]) => [
+    status, r.contentType === 'application/json' && r.schema ? compile(r.schema) : undefined,
+  ])),
+}));
+
+/** Every control response the tests see must be documented: its status, and its JSON body's schema. */
+function checkAgainstContract(method: Method, path: string, res: Response): void {
+  const url = path.split('?')[0];
+  const entry = documented.find((d) => d.op.method === method.toLowerCase() && d.re.test(url));
+  expect.soft(entry, `${method} ${url} is in the contract`).toBeDefined();
+  if (!entry) return;
+  const where = `${entry.op.operationId} ${res.status}`;
+  expect.soft(entry.validators.has(String(res.status)), `${where} is documented`).toBe(true);
+  const validate = entry.validators.get(String(res.status));
+  if (validate && res.text !== '') {
+    const ok = validate(JSON.parse(res.text));
+    expect.soft(ok ? [] : describeErrors(validate.errors), `${where} body matches the contract`).toEqual([]);
+  }
+}
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Api = (method: Method, path: string, body?: string | object) => Promise<Response>;
@@ -15,7 +46,11 @@ export async function loginAs(server: TestServer, username = 'tenant@thingsboard
 
 /** Control API calls carrying `X-Authorization: Bearer <jwt>`. */
 export function client(server: TestServer, jwt: string): Api {
-  return (method, path, body) => call(server.httpUrl, method, path, body, { 'x-authorization': `Bearer ${jwt}` });
+  return async (method, path, body) => {
+    const res = await call(server.httpUrl, method, path, body, { 'x-authorization': `Bearer ${jwt}` });
+    checkAgainstContract(method, path, res);
+    return res;
+  };
 }
 
 export async function adminApi(server: TestServer): Promise<Api> {
@@ -52,5 +87,7 @@ export async function upload(server: TestServer, jwt: string, path: string, byte
   form.append('file', new Blob([bytes], { type: contentType }), fileName);
   const res = await request(server.httpUrl + path, { method: 'POST', body: form, headers: { 'x-authorization': `Bearer ${jwt}` } });
   const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
+  const response = { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
+  checkAgainstContract('POST', path, response);
+  return response;
 }
