@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { createAjv } from './schema-validator.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 export type JsonSchema = Record<string, unknown>;
@@ -125,20 +126,56 @@ function responsesOf(responses: OpenAPIV3_1.ResponsesObject): Record<string, Res
 
 /** Parse, validate and dereference the document; every problem is listed in one ContractError. */
 export async function loadContractFrom(file: string): Promise<Contract> {
-  let document: OpenAPIV3_1.Document;
+  const problems: string[] = [];
+  let document: OpenAPIV3_1.Document | undefined;
   try {
     document = (await SwaggerParser.validate(file)) as OpenAPIV3_1.Document;
   } catch (error) {
-    const details = (error as { details?: { message: string; instancePath?: string }[] }).details;
-    const problems = details?.length
-      ? details.map((d) => `${d.instancePath ?? ''} ${d.message}`.trim())
-      : [(error as Error).message];
-    throw new ContractError(problems);
+    problems.push(...problemsOf(error));
+    // Keep going on the unvalidated document, so that the dhi checks below report too.
+    document = (await SwaggerParser.dereference(file).catch(() => undefined)) as OpenAPIV3_1.Document | undefined;
   }
-  const problems: string[] = [];
+  if (!document) throw new ContractError(problems);
   const operations = collectOperations(document, problems);
+  problems.push(...schemaProblems((await SwaggerParser.parse(file)) as OpenAPIV3_1.Document));
   if (problems.length) throw new ContractError(problems);
   return { document, operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
+}
+
+function problemsOf(error: unknown): string[] {
+  const details = (error as { details?: { message: string; instancePath?: string }[] }).details;
+  return details?.length
+    ? details.map((d) => `${d.instancePath ?? ''} ${d.message}`.trim())
+    : [(error as Error).message];
+}
+
+/**
+ * The OpenAPI 3.1 schema does not look inside Schema Objects: check each against the JSON Schema
+ * 2020-12 meta-schema. Walks the document before dereferencing, so a $ref is just a string here.
+ */
+function schemaProblems(raw: OpenAPIV3_1.Document): string[] {
+  const ajv = createAjv();
+  const problems: string[] = [];
+  const check = (schema: unknown, where: string) => {
+    if (typeof schema !== 'object' || schema === null) return; // the OpenAPI schema reports it
+    if (ajv.validateSchema(schema as object)) return;
+    for (const e of ajv.errors ?? []) problems.push(`${where}${e.instancePath} ${e.message ?? 'is invalid'}`);
+  };
+  for (const [name, schema] of Object.entries(raw.components?.schemas ?? {})) check(schema, `#/components/schemas/${name}`);
+  const visit = (node: unknown, where: string): void => {
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, child] of Object.entries(node)) {
+      const at = `${where}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (key === 'schema') check(child, at);
+      else visit(child, at);
+    }
+  };
+  visit(raw.paths, '#/paths');
+  visit(raw.components?.parameters, '#/components/parameters');
+  visit(raw.components?.responses, '#/components/responses');
+  visit(raw.components?.requestBodies, '#/components/requestBodies');
+  visit(raw.components?.headers, '#/components/headers');
+  return problems;
 }
 
 let cached: Promise<Contract> | undefined;

@@ -9,7 +9,8 @@ export function claimHandlers({ store, config }: ServerContext): Handlers {
       const claim = {
         deviceId: request.device.id,
         secretKey: body.secretKey ?? '',
-        expiresAt: Date.now() + (body.durationMs ?? config.claimDurationMs),
+        // ThingsBoard treats an absent, zero or negative duration as device.claim.duration.
+        expiresAt: Date.now() + (body.durationMs && body.durationMs > 0 ? body.durationMs : config.claimDurationMs),
       };
       await store.write(() => store.setClaim(claim));
       return reply.code(200).send();
