@@ -221,7 +221,8 @@ async function runFleet(
     absorb(local.drain());
     absorb(driverRecorder.drain());
     sampleRss();
-    emit({ type: 'tick', second: second(), online: aggregate.counters.devicesOnline ?? 0, paths: aggregate.interval() });
+    const now = second();
+    emit({ type: 'tick', second: now, online: aggregate.counters.devicesOnline ?? 0, paths: aggregate.interval(now) });
   }, 1000);
 
   try {

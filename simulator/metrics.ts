@@ -97,6 +97,8 @@ export interface PathTotals {
   /** Per second of the run: successes and errors. */
   okPerSecond: number[];
   errorsPerSecond: number[];
+  /** p99 latency (ms) of each progress interval, by the second it ended in. */
+  p99PerSecond: number[];
 }
 
 export interface IntervalView {
@@ -107,8 +109,8 @@ export interface IntervalView {
 
 export interface Aggregate {
   absorb(delta: MetricsDelta, second: number): void;
-  /** What happened since the previous call, per path (for progress), then starts a new interval. */
-  interval(): Partial<Record<PathName, IntervalView>>;
+  /** What happened since the previous call, per path (for progress and the p99 timeline), then starts a new interval. */
+  interval(second: number): Partial<Record<PathName, IntervalView>>;
   paths: Map<PathName, PathTotals>;
   counters: Partial<Record<CounterName, number>>;
 }
@@ -129,7 +131,7 @@ export function createAggregate(): Aggregate {
     absorb(delta, second) {
       for (const [name, d] of Object.entries(delta.paths) as [PathName, PathDelta][]) {
         let totals = paths.get(name);
-        if (!totals) paths.set(name, (totals = { ok: 0, errors: {}, histogram: createHistogram(), okPerSecond: [], errorsPerSecond: [] }));
+        if (!totals) paths.set(name, (totals = { ok: 0, errors: {}, histogram: createHistogram(), okPerSecond: [], errorsPerSecond: [], p99PerSecond: [] }));
         let interval = intervals.get(name);
         if (!interval) intervals.set(name, (interval = { ok: 0, errors: 0, histogram: createHistogram() }));
         const errors = errorTotal(d.errors);
@@ -148,10 +150,13 @@ export function createAggregate(): Aggregate {
       }
       for (const [name, n] of Object.entries(delta.counters) as [CounterName, number][]) counters[name] = (counters[name] ?? 0) + n;
     },
-    interval() {
+    interval(second) {
       const view: Partial<Record<PathName, IntervalView>> = {};
       for (const [name, i] of intervals) {
         view[name] = { ok: i.ok, errors: i.errors, p99Ms: i.histogram.totalCount ? i.histogram.getValueAtPercentile(99) / 1000 : 0 };
+        const timeline = paths.get(name)!.p99PerSecond;
+        while (timeline.length <= second) timeline.push(0);
+        if (i.histogram.totalCount) timeline[second] = view[name].p99Ms;
         i.ok = 0;
         i.errors = 0;
         i.histogram.reset();

@@ -55,6 +55,11 @@ export function renderHtml(summary: Summary): string {
     color: color(i),
     points: (summary.timeline.paths[name]?.ok ?? []).map((n, s) => [s, n]),
   }));
+  const p99Series: Series[] = names.map((name, i) => ({
+    name,
+    color: color(i),
+    points: (summary.timeline.paths[name]?.p99Ms ?? []).flatMap((ms, s): [number, number][] => (ms > 0 ? [[s, ms]] : [])),
+  }));
   const errorSeries: Series[] = names
     .filter((name) => summary.paths[name]?.errors)
     .map((name) => ({ name: `${name} errors`, color: color(names.indexOf(name)), dashed: true, points: (summary.timeline.paths[name]?.errors ?? []).map((n, s) => [s, n]) }));
@@ -113,6 +118,7 @@ ${table(['path', 'what is timed', 'ok', 'ok/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p
 ${lineChart({ title: 'latency by percentile', series: latencySeries, xLabel: 'percentile', yLabel: 'ms', xTicks: PERCENTILE_TICKS })}
 <h2>Throughput over time</h2>
 ${lineChart({ title: 'successful requests per second', series: throughputSeries, xLabel: 'seconds into the run', yLabel: 'per second', xTicks: timeTicks(summary.timeline.seconds) })}
+${lineChart({ title: 'p99 latency per second', series: p99Series, xLabel: 'seconds into the run', yLabel: 'ms', xTicks: timeTicks(summary.timeline.seconds) })}
 ${errorSeries.length ? lineChart({ title: 'errors per second', series: errorSeries, xLabel: 'seconds into the run', yLabel: 'per second', xTicks: timeTicks(summary.timeline.seconds) }) : '<p>No errors.</p>'}
 <h2>Thresholds</h2>
 ${thresholdRows.length ? table(['threshold', 'actual', 'outcome'], thresholdRows) : '<p>None given.</p>'}

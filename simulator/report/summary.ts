@@ -34,7 +34,7 @@ export interface Summary {
   model: 'open' | 'closed' | 'none';
   fleet: SimulationResult['fleet'];
   paths: Partial<Record<PathName, PathSummary>>;
-  timeline: { seconds: number; paths: Partial<Record<PathName, { ok: number[]; errors: number[] }>> };
+  timeline: { seconds: number; paths: Partial<Record<PathName, { ok: number[]; errors: number[]; p99Ms: number[] }>> };
   counters: Partial<Record<CounterName, number>>;
   simulator: {
     processes: number;
@@ -71,7 +71,7 @@ export function buildSummary(result: SimulationResult, thresholds: Threshold[]):
       distribution: distribution(totals.histogram),
       correctedForCoordinatedOmission: (openModel && name === 'telemetry') || name === 'rpc' || name === 'attributeWrite',
     };
-    timeline.paths[name] = { ok: totals.okPerSecond, errors: totals.errorsPerSecond };
+    timeline.paths[name] = { ok: totals.okPerSecond, errors: totals.errorsPerSecond, p99Ms: totals.p99PerSecond };
     if (SENT_PATHS.includes(name)) requests += totals.ok + errors;
     if (POLL_PATHS.includes(name)) requests += errors;
   }

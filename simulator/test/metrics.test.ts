@@ -24,8 +24,10 @@ describe('metrics', () => {
     expect(stats.count).toBe(101);
     expect(stats.p50).toBeCloseTo(50, 0);
     expect(stats.max).toBeCloseTo(100, 0);
-    expect(aggregate.interval().telemetry).toMatchObject({ ok: 101, errors: 2 });
-    expect(aggregate.interval().telemetry).toMatchObject({ ok: 0, errors: 0 });
+    expect(aggregate.interval(2).telemetry).toMatchObject({ ok: 101, errors: 2 });
+    expect(totals.p99PerSecond).toEqual([0, 0, expect.closeTo(99, 0)]);
+    expect(aggregate.interval(3).telemetry).toMatchObject({ ok: 0, errors: 0 });
+    expect(totals.p99PerSecond).toHaveLength(4);
   });
 
   it('sends nothing for a path without news', () => {

@@ -23,6 +23,7 @@ function fakeResult(): SimulationResult {
     if (second === 4) recorder.fail('telemetry', 'status 503');
     recorder.count('telemetryPoints', 150);
     aggregate.absorb(recorder.drain(), second);
+    aggregate.interval(second);
   }
   return {
     config: {
@@ -56,6 +57,7 @@ describe('report.html', () => {
     expect(written.paths.telemetry.count).toBe(500);
     expect(written.paths.telemetry.errors).toBe(1);
     expect(written.timeline.paths.telemetry.ok).toHaveLength(10);
+    expect(written.timeline.paths.telemetry.p99Ms).toHaveLength(10);
     expect(written.passed).toBe(false);
     expect(written.thresholds[0]).toMatchObject({ expression: 'rpc.p99<5', passed: false });
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
@@ -79,8 +81,8 @@ describe('report.html', () => {
       await page.waitForSelector('body[data-ready="true"]');
       expect(errors).toEqual([]);
       expect(requests.every((u) => u.startsWith('file:'))).toBe(true);
-      expect(await page.locator('svg.chart').count()).toBe(3); // latency, throughput, errors
-      expect(await page.locator('svg.chart polyline[data-series="telemetry"]').count()).toBe(2);
+      expect(await page.locator('svg.chart').count()).toBe(4); // latency, throughput, p99 per second, errors
+      expect(await page.locator('svg.chart polyline[data-series="telemetry"]').count()).toBe(3);
       expect(await page.title()).toContain('dhi simulate - mixed');
       // The legend toggles a series.
       await page.locator('svg.chart').first().locator('.legend[data-series="rpc"]').click();
