@@ -2,7 +2,7 @@
 // data}}, so that the handler sees plain values and a broken form is a 400 (busboy's own errors
 // would be 500s), a file over the limit a 413.
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { ApiError, ErrorCode, badRequest } from '../errors.js';
 import { fastifyPath } from '../routes.js';
 
@@ -21,21 +21,29 @@ export function uploadedFile(request: { isMultipart(): boolean; body: unknown })
   return file && Buffer.isBuffer(file.data) ? file : undefined;
 }
 
+/** Reads the multipart body into {file: {fileName, mimetype, data}}; other parts are drained. */
+const readUpload: preValidationAsyncHookHandler = async (request) => {
+  if (!request.isMultipart()) return;
+  const body: { file?: UploadedFile } = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      const data = await part.toBuffer();
+      if (part.fieldname === 'file') body.file = { fileName: part.filename, mimetype: part.mimetype, data };
+    }
+  } catch (error) {
+    const { statusCode, message } = error as { statusCode?: number; message: string };
+    throw statusCode === 413 ? new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, message) : badRequest(`Invalid multipart body: ${message}`);
+  }
+  request.body = body;
+};
+
 export async function registerUpload(app: FastifyInstance, fileSizeLimit: number | undefined): Promise<void> {
   await app.register(multipart, { limits: { fileSize: fileSizeLimit, files: 1 } });
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.url !== UPLOAD_ROUTE || request.method !== 'POST' || !request.isMultipart()) return;
-    const body: { file?: UploadedFile } = {};
-    try {
-      for await (const part of request.parts()) {
-        if (part.type !== 'file') continue;
-        const data = await part.toBuffer();
-        if (part.fieldname === 'file') body.file = { fileName: part.filename, mimetype: part.mimetype, data };
-      }
-    } catch (error) {
-      const { statusCode, message } = error as { statusCode?: number; message: string };
-      throw statusCode === 413 ? new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, message) : badRequest(`Invalid multipart body: ${message}`);
-    }
-    request.body = body;
+  // Only the upload route reads its body this way, ahead of its own hooks (the required-body check).
+  app.addHook('onRoute', (route) => {
+    if (route.url !== UPLOAD_ROUTE || route.method !== 'POST') return;
+    const own = route.preValidation ? [route.preValidation].flat() : [];
+    route.preValidation = [readUpload, ...own];
   });
 }
