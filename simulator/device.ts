@@ -16,8 +16,6 @@ export const PUSH_SEQ = 'simSeq';
 export interface DeviceContext {
   scenario: Scenario;
   recorder: Recorder;
-  /** Aborted when the run stops: ends polls and sleeps. */
-  signal: AbortSignal;
   /** Counts requests that must finish before the run may close (writes, replies). */
   track<T>(work: Promise<T>): Promise<T>;
 }
@@ -31,6 +29,10 @@ export interface VirtualDevice {
   nextValues: () => Values;
   /** Last client timestamp used, so timestamped telemetry never repeats a ts for this device. */
   lastTs: number;
+  /** Aborted when the run stops: ends this device's polls and sleeps. One per device, so that
+   * adding and removing listeners stays cheap (a shared signal would hold thousands). */
+  signal: AbortSignal;
+  stop(): void;
 }
 
 export function createDevice(
@@ -42,6 +44,7 @@ export function createDevice(
   scenario: Scenario,
   seed: number,
 ): VirtualDevice {
+  const abort = new AbortController();
   return {
     index,
     token,
@@ -50,6 +53,8 @@ export function createDevice(
     poll: pools.poll,
     nextValues: createPayloadSource(scenario.profile, seed, index),
     lastTs: 0,
+    signal: abort.signal,
+    stop: () => abort.abort(),
   };
 }
 
@@ -106,12 +111,12 @@ async function measured(ctx: DeviceContext, path: PathName, startedAt: number, r
 
 /** Closed model: send, wait the interval (from the send's start), repeat. */
 export async function telemetryLoop(device: VirtualDevice, ctx: DeviceContext, intervalMs: number, firstDelayMs: number): Promise<void> {
-  if (!(await pause(firstDelayMs, ctx.signal))) return;
-  while (!ctx.signal.aborted) {
+  if (!(await pause(firstDelayMs, device.signal))) return;
+  while (!device.signal.aborted) {
     const startedAt = performance.now();
     await sendTelemetry(device, ctx, startedAt);
     const wait = startedAt + intervalMs - performance.now();
-    if (!(await pause(Math.max(0, wait), ctx.signal))) return;
+    if (!(await pause(Math.max(0, wait), device.signal))) return;
   }
 }
 
@@ -130,7 +135,7 @@ async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
 /** Long-poll once; returns the 200 body, null on 408/504 (re-poll), undefined after an error. */
 async function pollOnce(device: VirtualDevice, ctx: DeviceContext, path: string, errorPath: PathName): Promise<string | null | undefined> {
   try {
-    const reply = await send(device.poll, 'GET', path, undefined, ctx.signal);
+    const reply = await send(device.poll, 'GET', path, undefined, device.signal);
     if (reply.status === 200) return reply.body;
     if (reply.status === 408 || reply.status === 504) {
       ctx.recorder.count('pollTimeouts');
@@ -138,10 +143,10 @@ async function pollOnce(device: VirtualDevice, ctx: DeviceContext, path: string,
     }
     ctx.recorder.fail(errorPath, `status ${reply.status}`);
   } catch (error) {
-    if (ctx.signal.aborted || isAbort(error)) return undefined;
+    if (device.signal.aborted || isAbort(error)) return undefined;
     ctx.recorder.fail(errorPath, classifyError(error));
   }
-  await pause(ERROR_PAUSE_MS, ctx.signal);
+  await pause(ERROR_PAUSE_MS, device.signal);
   return undefined;
 }
 
@@ -155,7 +160,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 export async function attributeLoop(device: VirtualDevice, ctx: DeviceContext): Promise<void> {
-  while (!ctx.signal.aborted) {
+  while (!device.signal.aborted) {
     const body = await pollOnce(device, ctx, device.routes.attributeUpdates, 'attributePush');
     if (typeof body !== 'string') continue;
     ctx.recorder.count('attributePolls');
@@ -171,7 +176,7 @@ export async function attributeLoop(device: VirtualDevice, ctx: DeviceContext): 
 }
 
 export async function rpcLoop(device: VirtualDevice, ctx: DeviceContext): Promise<void> {
-  while (!ctx.signal.aborted) {
+  while (!device.signal.aborted) {
     const body = await pollOnce(device, ctx, device.routes.rpcPoll, 'rpcDelivery');
     if (typeof body !== 'string') continue;
     ctx.recorder.count('rpcPolls');
@@ -195,11 +200,11 @@ export async function clientRpcLoop(device: VirtualDevice, ctx: DeviceContext, f
   const plan = ctx.scenario.clientRpc;
   if (!plan) return;
   const body = JSON.stringify({ method: plan.method, params: {} });
-  if (!(await pause(firstDelayMs, ctx.signal))) return;
-  while (!ctx.signal.aborted) {
+  if (!(await pause(firstDelayMs, device.signal))) return;
+  while (!device.signal.aborted) {
     const startedAt = performance.now();
-    await measured(ctx, 'clientRpc', startedAt, sendForStatus(device.short, 'POST', device.routes.clientRpc, body, ctx.signal));
-    if (!(await pause(Math.max(0, startedAt + plan.intervalMs - performance.now()), ctx.signal))) return;
+    await measured(ctx, 'clientRpc', startedAt, sendForStatus(device.short, 'POST', device.routes.clientRpc, body, device.signal));
+    if (!(await pause(Math.max(0, startedAt + plan.intervalMs - performance.now()), device.signal))) return;
   }
 }
 
@@ -209,9 +214,9 @@ export async function downloadFirmware(device: VirtualDevice, ctx: DeviceContext
   if (!plan) return;
   const query = `?title=${encodeURIComponent(plan.title)}&version=${encodeURIComponent(plan.version)}&size=${plan.chunkSize}`;
   const startedAt = performance.now();
-  for (let chunk = 0; !ctx.signal.aborted; chunk++) {
+  for (let chunk = 0; !device.signal.aborted; chunk++) {
     try {
-      const reply = await ctx.track(send(device.short, 'GET', `${device.routes.firmware}${query}&chunk=${chunk}`, undefined, ctx.signal));
+      const reply = await ctx.track(send(device.short, 'GET', `${device.routes.firmware}${query}&chunk=${chunk}`, undefined, device.signal));
       if (reply.status !== 200) {
         ctx.recorder.fail('firmware', `status ${reply.status}`);
         return;

@@ -1,6 +1,5 @@
 // A group of virtual devices in one process (the engine's own, or a worker's): its pools, the
 // ramp that brings devices online, the open-model arrival scheduler and an orderly stop.
-import { setMaxListeners } from 'node:events';
 import type { DeviceTemplates } from './routes.js';
 import { createTarget, type TargetOptions } from './http.js';
 import { createInFlight } from './in-flight.js';
@@ -49,19 +48,17 @@ const SCHEDULER_TICK_MS = 5;
 
 export function startGroup(config: GroupConfig, recorder: Recorder): Group {
   const target = createTarget(config.target);
-  const abort = new AbortController();
-  // Every poll and sleep of the group listens to this one signal.
-  setMaxListeners(0, abort.signal);
+  let stopping = false;
   const { scenario } = config;
   const inFlight = createInFlight();
-  const ctx: DeviceContext = { scenario, recorder, signal: abort.signal, track: inFlight.track };
+  const ctx: DeviceContext = { scenario, recorder, track: inFlight.track };
   const online: VirtualDevice[] = [];
   const loops: Promise<void>[] = [];
   const random = createRandom(config.seed ^ 0x5eed);
   const timers: NodeJS.Timeout[] = [];
 
   const bringOnline = (fleetDevice: FleetDevice) => {
-    if (abort.signal.aborted) return;
+    if (stopping) return;
     const device = createDevice(
       fleetDevice.index,
       fleetDevice.token,
@@ -114,7 +111,8 @@ export function startGroup(config: GroupConfig, recorder: Recorder): Group {
     async stop() {
       for (const t of timers) clearTimeout(t);
       if (scheduler) clearInterval(scheduler);
-      abort.abort();
+      stopping = true;
+      for (const device of online) device.stop();
       await Promise.allSettled(loops);
       await inFlight.idle();
       await target.close();
