@@ -84,10 +84,11 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
     return entry;
   }
 
+  /** The issuer learns the outcome once the final status is committed, so a read-back agrees with it. */
   function finish(entry: Live, status: RpcRecord['status'], outcome: RpcOutcome, response: string | null = null) {
     forget(entry);
-    void store.write(() => store.updateRpc(entry.rpc.id, { status, response: response ?? entry.rpc.response }));
-    entry.settle(outcome);
+    const settle = () => entry.settle(outcome);
+    store.write(() => store.updateRpc(entry.rpc.id, { status, response: response ?? entry.rpc.response })).then(settle, settle);
   }
 
   function onExpiry(entry: Live): void {

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from '../errors.js';
 import { checksum, type ChecksumAlgorithm } from './checksums.js';
 import { uploadedFile } from './upload.js';
+import { sendPackageBytes } from '../package-bytes.js';
 import { entityId, optionalEntityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -132,13 +133,7 @@ export function otaHandlers({ store }: ServerContext): Handlers {
       const ota = found(store, idOf(request.params));
       const data = store.otaData(ota.id);
       if (!data) throw notFound(`OtaPackage with id [${ota.id}] has no data`);
-      const fileName = ota.fileName ?? `${ota.title}-${ota.version}.bin`;
-      return reply
-        .code(200)
-        .header('content-type', ota.contentType ?? 'application/octet-stream')
-        .header('content-disposition', `attachment;filename=${fileName}`)
-        .header('x-filename', fileName)
-        .send(data);
+      return sendPackageBytes(reply, ota, data);
     },
 
     getOtaPackages(request, reply) {

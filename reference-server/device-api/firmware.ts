@@ -1,6 +1,7 @@
 // Operation 10 and its software twin: the package assigned to the device (else to its profile),
 // whole or in `size`-byte chunks.
 import { badRequest, notFound } from '../errors.js';
+import { sendPackageBytes } from '../package-bytes.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -28,13 +29,7 @@ export function firmwareHandlers({ store }: ServerContext): Handlers {
     }
     const start = Math.min(data.length, chunk * size);
     const bytes = size > 0 ? data.subarray(start, Math.min(data.length, start + size)) : data;
-    const fileName = ota.fileName ?? `${ota.title}-${ota.version}.bin`;
-    return reply
-      .code(200)
-      .header('content-type', ota.contentType ?? 'application/octet-stream')
-      .header('content-disposition', `attachment;filename=${fileName}`)
-      .header('x-filename', fileName)
-      .send(bytes);
+    return sendPackageBytes(reply, ota, bytes);
   }
   return {
     getFirmware: (request, reply) => download('FIRMWARE', request, reply),
