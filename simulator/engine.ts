@@ -65,6 +65,19 @@ function shortConnections(devices: number): number {
   return Math.min(128, Math.max(8, Math.ceil(devices / 16)));
 }
 
+/** Ephemeral ports one source address offers towards one server address and port (32768-60999, less a margin). */
+const PORTS_PER_SOURCE_ADDRESS = 25_000;
+
+/**
+ * Source addresses per process: none while the system's choice has ports enough, since an
+ * explicit address costs a port search in bind() for every connection; beyond that, on an IPv4
+ * loopback target, each process gets its own 127.0.0.x and with it ~28k ports of its own.
+ */
+export function planSourceAddresses(target: string, processes: number, connections: number): string[] {
+  if (connections <= PORTS_PER_SOURCE_ADDRESS || !isIpv4Loopback(target)) return [];
+  return Array.from({ length: processes }, (_, g) => `127.0.0.${2 + g}`);
+}
+
 /** How many processes the devices need so that each stays under the descriptor budget. */
 export function processesNeeded(devices: number, scenario: Scenario): number {
   const perDevice = pollsPerDevice(scenario);
@@ -157,14 +170,12 @@ async function runFleet(
 ): Promise<Omit<SimulationResult, 'fleet'>> {
   const { scenario } = config;
   const groups = Math.max(1, config.workers);
-  const loopback = isIpv4Loopback(config.target);
-  const sourceAddresses: string[] = [];
+  const totalConnections = members.length * pollsPerDevice(scenario) + groups * shortConnections(members.length / groups);
+  const sourceAddresses = planSourceAddresses(config.target, groups, totalConnections);
   const groupConfigs: GroupConfig[] = [];
   for (let g = 0; g < groups; g++) {
     const devices = members.filter((m) => m.index % groups === g);
-    // Workers use their own 127.0.0.x so that each source address has its own ~28k ephemeral ports.
-    const localAddresses = loopback && config.workers > 0 ? [`127.0.0.${2 + g}`] : [];
-    sourceAddresses.push(...localAddresses);
+    const localAddresses = sourceAddresses.length ? [sourceAddresses[g]] : [];
     groupConfigs.push({
       templates,
       scenario,

@@ -106,7 +106,6 @@ describe('dhi simulate against the reference server', () => {
     const devices = fleetOf(server, 'sim-').filter((d) => !before.has(d.id));
     expect(devices).toHaveLength(40);
     expect(summary.simulator.processes).toBe(3);
-    expect(summary.simulator.sourceAddresses).toEqual(['127.0.0.2', '127.0.0.3']);
     const rows = devices.reduce((n, d) => n + server.ctx.store.telemetryCount(d.id), 0);
     expect(rows).toBe(summary.counters.telemetryPoints);
     expect(summary.paths.rpc!.count).toBe(summary.counters.rpcReplied);
