@@ -214,29 +214,31 @@ async function runFleet(
       (message) => (failure ??= message),
     ),
   );
-  // The clock starts once every worker has loaded, so a run's seconds are all load.
-  await Promise.all(workers.map((w) => w.ready));
-  emit({ type: 'phase', phase: 'running', message: `${members.length} devices, scenario ${scenario.name}, ${config.durationMs / 1000}s` });
-  const startedAt = new Date();
-  t0 = performance.now();
-  const cpuStart = process.cpuUsage();
-  const inProcess = config.workers === 0 ? startGroup(groupConfigs[0], local) : undefined;
-  const driver = control ? startDriver(control, { scenario, deviceIds, rampPerSecond: config.rampPerSecond, maxInFlight: MAX_IN_FLIGHT }, driverRecorder) : undefined;
-
-  const sampleRss = () => {
-    let rss = process.memoryUsage.rss();
-    for (const r of workerRss.values()) rss += r;
-    maxRss = Math.max(maxRss, rss);
-  };
-  const tick = setInterval(() => {
-    absorb(local.drain());
-    absorb(driverRecorder.drain());
-    sampleRss();
-    const now = second();
-    emit({ type: 'tick', second: now, online: aggregate.counters.devicesOnline ?? 0, paths: aggregate.interval(now) });
-  }, 1000);
-
+  let tick: NodeJS.Timeout | undefined;
   try {
+    // The clock starts once every worker has loaded, so a run's seconds are all load.
+    await Promise.all(workers.map((w) => w.ready));
+    if (failure) throw new SimulationError(`a simulator worker failed to start: ${failure}`);
+    emit({ type: 'phase', phase: 'running', message: `${members.length} devices, scenario ${scenario.name}, ${config.durationMs / 1000}s` });
+    const startedAt = new Date();
+    t0 = performance.now();
+    const cpuStart = process.cpuUsage();
+    const inProcess = config.workers === 0 ? startGroup(groupConfigs[0], local) : undefined;
+    const driver = control ? startDriver(control, { scenario, deviceIds, rampPerSecond: config.rampPerSecond, maxInFlight: MAX_IN_FLIGHT }, driverRecorder) : undefined;
+
+    const sampleRss = () => {
+      let rss = process.memoryUsage.rss();
+      for (const r of workerRss.values()) rss += r;
+      maxRss = Math.max(maxRss, rss);
+    };
+    tick = setInterval(() => {
+      absorb(local.drain());
+      absorb(driverRecorder.drain());
+      sampleRss();
+      const now = second();
+      emit({ type: 'tick', second: now, online: aggregate.counters.devicesOnline ?? 0, paths: aggregate.interval(now) });
+    }, 1000);
+
     // Run for the duration, or until a worker fails or the user interrupts.
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -253,9 +255,9 @@ async function runFleet(
     // The driver first: its RPCs need the devices' polls to come back.
     await driver?.stop();
     await inProcess?.stop();
-    let workerCpu = 0;
-    for (const w of workers) workerCpu += (await w.stop()).cpuMicros;
+    const stopped = await Promise.allSettled(workers.map((w) => w.stop()));
     if (failure) throw new SimulationError(`a simulator worker failed: ${failure}`);
+    const workerCpu = stopped.reduce((sum, r) => sum + (r.status === 'fulfilled' ? r.value.cpuMicros : 0), 0);
     absorb(local.drain());
     absorb(driverRecorder.drain());
     sampleRss();
