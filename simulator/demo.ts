@@ -70,7 +70,16 @@ async function demoToken(url: string): Promise<string> {
 
 export async function runDemo(options: DemoOptions): Promise<void> {
   if (options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true });
-  const server = await startServer({ port: options.port, httpsPort: options.httpsPort, db: options.db, logLevel: 'warn' });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ port: options.port, httpsPort: options.httpsPort, db: options.db, logLevel: 'warn' });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const hint = e.code === 'EADDRINUSE' ? ' (another server holds the port: pass --port and --https-port)' : '';
+    console.error(`dhi demo: cannot start the reference server: ${e.message}${hint}`);
+    process.exitCode = 1;
+    return;
+  }
   const url = server.httpUrl;
   console.log(`dhi demo: reference server at ${url}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''} (store ${options.db})`);
   const links: Link[] = [];
