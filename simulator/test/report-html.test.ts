@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -65,6 +65,7 @@ describe('report.html', () => {
   });
 
   it('opens in headless Chromium without the network and draws its charts', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`headless Chromium is missing at ${CHROMIUM}: apt-get install -y chromium`);
     const summary = buildSummary(fakeResult(), []);
     const dir = writeReports(summary, mkdtempSync(join(tmpdir(), 'dhi-report-')));
     const browser = await chromium.launch({
