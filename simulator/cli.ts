@@ -129,7 +129,7 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
   };
   process.once('SIGINT', onSigint);
   try {
-    const outcome = await simulate(config, thresholds, options.reportDir, createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY) }), interrupt.signal);
+    const outcome = await simulate(config, thresholds, options.reportDir, createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY), columns: process.stdout.columns }), interrupt.signal);
     print(`\n${renderTable(outcome.summary)}\n`);
     print(`reports: ${outcome.reportDir}/summary.json, ${outcome.reportDir}/report.html\n`);
     if (outcome.exitCode === EXIT.breached) console.error('dhi simulate: a threshold was breached');

@@ -118,7 +118,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       },
       [],
       join(options.reports, 'simulate'),
-      createProgress({ write: (t) => process.stdout.write(t), isTTY: Boolean(process.stdout.isTTY) }),
+      createProgress({ write: (t) => process.stdout.write(t), isTTY: Boolean(process.stdout.isTTY), columns: process.stdout.columns }),
     );
     console.log(`\n${renderTable(outcome.summary)}`);
     const s = outcome.summary;

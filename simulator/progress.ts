@@ -6,6 +6,8 @@ import type { IntervalView, PathName } from './metrics.js';
 export interface ProgressOutput {
   write(text: string): void;
   isTTY: boolean;
+  /** Terminal width: a live line longer than this would wrap and could not be rewritten. */
+  columns?: number;
 }
 
 const SHORT: Record<PathName, string> = {
@@ -40,7 +42,7 @@ export function createProgress(out: ProgressOutput): (event: EngineEvent) => voi
     if (event.type === 'tick') {
       const line = formatTick(event);
       if (out.isTTY) {
-        out.write(`\r\x1b[2K${line}`);
+        out.write(`\r\x1b[2K${line.slice(0, (out.columns ?? 120) - 1)}`);
         live = true;
       } else out.write(`${line}\n`);
       return;
