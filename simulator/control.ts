@@ -35,13 +35,12 @@ export interface Control {
   call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, signal?: AbortSignal): Promise<ControlReply>;
   createDevice(name: string, accessToken?: string): Promise<{ id: string; token: string }>;
   findDevice(name: string): Promise<string | undefined>;
+  /** The device's access token (its credentials). */
+  token(deviceId: string): Promise<string>;
   deleteDevice(id: string): Promise<void>;
   setShared(deviceId: string, values: Record<string, unknown>): Promise<ControlReply>;
   rpcTwoWay(deviceId: string, api: 'v1' | 'v2', request: { method: string; params: unknown; timeout: number }): Promise<ControlReply>;
-  timeseriesCount(deviceId: string, key: string, startTs: number, endTs: number): Promise<number>;
   close(): Promise<void>;
-  readonly templates: ControlTemplates;
-  readonly basePath: string;
 }
 
 export function createControl(options: ControlOptions): Control {
@@ -68,8 +67,6 @@ export function createControl(options: ControlOptions): Control {
   };
 
   const control: Control = {
-    templates: t,
-    basePath,
     async login() {
       const reply = await raw('POST', t.login, { username: options.username, password: options.password });
       if (reply.status !== 200) throw new ControlError(`login as ${options.username}`, reply.status, reply.body);
@@ -90,10 +87,12 @@ export function createControl(options: ControlOptions): Control {
       const reply = await control.call('POST', t.saveDevice + query, { name, type: 'default' });
       if (reply.status !== 200) throw new ControlError(`create device ${name}`, reply.status, reply.body);
       const id = (JSON.parse(reply.body) as { id: { id: string } }).id.id;
-      if (accessToken) return { id, token: accessToken };
-      const credentials = await control.call('GET', fill(t.getDeviceCredentials, { deviceId: id }));
-      if (credentials.status !== 200) throw new ControlError(`credentials of ${name}`, credentials.status, credentials.body);
-      return { id, token: (JSON.parse(credentials.body) as { credentialsId: string }).credentialsId };
+      return { id, token: accessToken ?? (await control.token(id)) };
+    },
+    async token(deviceId) {
+      const reply = await control.call('GET', fill(t.getDeviceCredentials, { deviceId }));
+      if (reply.status !== 200) throw new ControlError(`credentials of ${deviceId}`, reply.status, reply.body);
+      return (JSON.parse(reply.body) as { credentialsId: string }).credentialsId;
     },
     async findDevice(name) {
       const reply = await control.call('GET', `${t.getTenantDevices}?deviceName=${encodeURIComponent(name)}`);
@@ -111,12 +110,6 @@ export function createControl(options: ControlOptions): Control {
     rpcTwoWay(deviceId, api, request) {
       const template = api === 'v1' ? t.sendRpcV1 : t.sendRpcV2;
       return control.call('POST', fill(template, { direction: 'twoway', deviceId }), request);
-    },
-    async timeseriesCount(deviceId, key, startTs, endTs) {
-      const query = `?keys=${encodeURIComponent(key)}&startTs=${startTs}&endTs=${endTs}&limit=100000`;
-      const reply = await control.call('GET', fill(t.getDeviceTimeseries, { deviceId }) + query);
-      if (reply.status !== 200) throw new ControlError(`timeseries of ${deviceId}`, reply.status, reply.body);
-      return ((JSON.parse(reply.body) as Record<string, unknown[]>)[key] ?? []).length;
     },
     async close() {
       await pool.close();

@@ -60,9 +60,7 @@ async function demoToken(url: string): Promise<string> {
   try {
     await control.login();
     const id = await control.findDevice(DEMO_DEVICE);
-    if (!id) return (await control.createDevice(DEMO_DEVICE)).token;
-    const reply = await control.call('GET', templates.control.getDeviceCredentials.replace('{deviceId}', id));
-    return (JSON.parse(reply.body) as { credentialsId: string }).credentialsId;
+    return id ? await control.token(id) : (await control.createDevice(DEMO_DEVICE)).token;
   } finally {
     await control.close();
   }

@@ -20,11 +20,9 @@ export type ControlOperation =
   | 'deleteDevice'
   | 'getTenantDevices'
   | 'saveDeviceAttributes'
-  | 'getDeviceTimeseries'
   | 'sendRpcV1'
   | 'sendRpcV2'
-  | 'saveDeviceProfile'
-  | 'setRule';
+  | 'saveDeviceProfile';
 const CONTROL_OPERATIONS: readonly ControlOperation[] = [
   'login',
   'saveDevice',
@@ -32,11 +30,9 @@ const CONTROL_OPERATIONS: readonly ControlOperation[] = [
   'deleteDevice',
   'getTenantDevices',
   'saveDeviceAttributes',
-  'getDeviceTimeseries',
   'sendRpcV1',
   'sendRpcV2',
   'saveDeviceProfile',
-  'setRule',
 ];
 
 export type ControlTemplates = Record<ControlOperation, string>;
