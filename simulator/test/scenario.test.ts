@@ -31,6 +31,12 @@ describe('scenarios', () => {
     expect(s.polls.attributes).toBe(false);
   });
 
+  it('loads the example scenario file', () => {
+    const s = loadScenario(new URL('../scenarios/fleet-example.json', import.meta.url).pathname);
+    expect(s).toMatchObject({ name: 'fleet-example', profile: { kind: 'tracker' }, telemetry: { model: 'open', rate: 200, form: 'timestamped' } });
+    expect(s.driver).toEqual({ rpcRate: 5, attrRate: 5, rpcTimeoutMs: 10_000, rpcApi: 'v2' });
+  });
+
   it('names a missing required field', () => {
     expect(errorOf({ profile: 'tracker' })).toBe('scenario file s.json: field "name" is required');
   });
