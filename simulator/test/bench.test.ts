@@ -1,0 +1,30 @@
+// dhi bench end to end, briefly: it measures, it does not judge (speed is never asserted here).
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { parseOps, runBench } from '../bench.js';
+
+describe('dhi bench', () => {
+  it('runs an operation against a reference server and a bare Fastify baseline, and writes the JSON', async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await runBench({ ops: 'telemetry', duration: 1000, connections: 4, pipelining: 1, baseline: true, username: 'tenant@thingsboard.org', password: 'tenant', reportDir });
+    } finally {
+      log.mockRestore();
+    }
+    const [file] = readdirSync(reportDir);
+    const report = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
+    expect(report.results.telemetry.total).toBeGreaterThan(0);
+    expect(report.results.telemetry.non2xx).toBe(0);
+    expect(report.results.telemetry.errors).toBe(0);
+    expect(report.baseline.telemetry.total).toBeGreaterThan(0);
+    expect(report.ratio.telemetry).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown operation by name', () => {
+    expect(parseOps('telemetry, longpoll')).toEqual(['telemetry', 'longpoll']);
+    expect(() => parseOps('telemetry,mqtt')).toThrow('--ops: unknown operation "mqtt"');
+  });
+});
