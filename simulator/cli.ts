@@ -37,6 +37,7 @@ export interface SimulateOptions {
   seed: number;
   exportK6?: string;
   keepDevices: boolean;
+  insecure: boolean;
 }
 
 export const EXIT = { passed: 0, breached: 1, usage: 2, failed: 3 } as const;
@@ -75,6 +76,7 @@ export function configFromOptions(options: SimulateOptions): SimulationConfig {
     workers: options.workers,
     seed: options.seed,
     keepDevices: options.keepDevices,
+    insecure: options.insecure,
   };
 }
 

@@ -47,6 +47,7 @@ export function registerSimulate(program: Command): void {
     .option('--seed <n>', 'seed of the generated data (same seed, same payloads)', integer(0, 2 ** 31 - 1), 1)
     .option('--export-k6 <file.ts>', 'write the scenario as a k6 script (typed with @types/k6) instead of running it')
     .option('--keep-devices', 'leave the devices this run created on the server', false)
+    .option('--insecure', "HTTPS without certificate checks (dhi serve's self-signed certificate)", false)
     .action(async (options, command: Command) => {
       const { runSimulate } = await import('./cli.js');
       await runSimulate(options, command);

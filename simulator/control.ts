@@ -1,6 +1,7 @@
 // The control API client (ThingsBoard REST subset): log in, create and delete devices, write
 // shared attributes, issue server-side RPC. The same calls drive dhi serve and a real ThingsBoard.
 import { Pool } from 'undici';
+import { tlsOptions } from './http.js';
 import { fill, type ControlTemplates } from './routes.js';
 
 export interface ControlOptions {
@@ -11,6 +12,7 @@ export interface ControlOptions {
   /** Concurrent control requests (the driver's RPCs wait for device replies). */
   connections: number;
   requestTimeoutMs: number;
+  insecure?: boolean;
 }
 
 export class ControlError extends Error {
@@ -51,6 +53,7 @@ export function createControl(options: ControlOptions): Control {
     headersTimeout: options.requestTimeoutMs,
     bodyTimeout: options.requestTimeoutMs,
     connectTimeout: 10_000,
+    ...tlsOptions(options.insecure ?? false),
   });
   const t = options.templates;
   let headers: Record<string, string> = { 'content-type': 'application/json' };

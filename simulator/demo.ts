@@ -113,6 +113,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         workers: 1,
         seed: 1,
         keepDevices: false,
+        insecure: false,
       },
       [],
       join(options.reports, 'simulate'),

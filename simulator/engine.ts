@@ -27,6 +27,8 @@ export interface SimulationConfig {
   workers: number;
   seed: number;
   keepDevices: boolean;
+  /** HTTPS without certificate checks. */
+  insecure: boolean;
 }
 
 export type EngineEvent =
@@ -108,6 +110,7 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
       templates: templates.control,
       connections: 256,
       requestTimeoutMs: Math.max(30_000, scenario.driver.rpcTimeoutMs + 15_000),
+      insecure: config.insecure,
     });
     try {
       await control.login();
@@ -134,7 +137,7 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
       members = readTokensFile(config.tokensFile, config.devices);
     } else if (config.provision) {
       source = 'provisioning';
-      const provision = { url: config.target, template: templates.device.provision, ...config.provision };
+      const provision = { url: config.target, template: templates.device.provision, insecure: config.insecure, ...config.provision };
       members = await createThroughProvisioning(provision, runId, config.devices, control, onCreated);
     } else {
       source = 'control';
@@ -191,6 +194,7 @@ async function runFleet(
         localAddresses,
         pollTimeoutMs: scenario.polls.timeoutMs,
         requestTimeoutMs: 60_000,
+        insecure: config.insecure,
       },
     });
   }

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { mapConcurrent, type Control } from './control.js';
+import { tlsOptions } from './http.js';
 import { fill } from './routes.js';
 
 export interface FleetMember {
@@ -68,6 +69,7 @@ export interface ProvisionOptions {
   template: string;
   key: string;
   secret: string;
+  insecure: boolean;
 }
 
 /** Provision every device (operation 9); the control API, when reachable, supplies the ids. */
@@ -80,7 +82,7 @@ export async function createThroughProvisioning(
 ): Promise<FleetMember[]> {
   const url = new URL(options.url);
   const path = url.pathname.replace(/\/+$/, '') + fill(options.template, {});
-  const pool = new Pool(url.origin, { connections: CREATE_CONCURRENCY, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const pool = new Pool(url.origin, { connections: CREATE_CONCURRENCY, headersTimeout: 30_000, bodyTimeout: 30_000, ...tlsOptions(options.insecure) });
   try {
     return await mapConcurrent(Array.from({ length: count }, (_, i) => i), CREATE_CONCURRENCY, async (index) => {
       const name = deviceName(runId, index);

@@ -16,6 +16,13 @@ export interface TargetOptions {
   /** A poll is allowed this long beyond its own timeout before it counts as a timeout. */
   pollTimeoutMs: number;
   requestTimeoutMs: number;
+  /** HTTPS without certificate checks (dhi serve's self-signed certificate). */
+  insecure: boolean;
+}
+
+/** undici options for a TLS peer whose certificate is not to be checked. */
+export function tlsOptions(insecure: boolean): { connect?: { rejectUnauthorized: false } } {
+  return insecure ? { connect: { rejectUnauthorized: false } } : {};
 }
 
 export interface Target {
@@ -45,6 +52,7 @@ export function createTarget(options: TargetOptions): Target {
       connectTimeout: 10_000,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
+      ...tlsOptions(options.insecure),
       ...(localAddress ? { localAddress } : {}),
     });
   const short = addresses.map((a) => make(options.connections, options.requestTimeoutMs, a));

@@ -23,7 +23,7 @@ describe('error classes', () => {
   it('names a connection the server drops mid-request "reset"', async () => {
     const server = createServer((socket) => socket.on('data', () => socket.resetAndDestroy()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const target = createTarget({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: 1, pollConnections: 0, localAddresses: [], pollTimeoutMs: 1000, requestTimeoutMs: 5000 });
+    const target = createTarget({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: 1, pollConnections: 0, localAddresses: [], pollTimeoutMs: 1000, requestTimeoutMs: 5000, insecure: false });
     const error = await sendForStatus(target.shortPool(0), 'POST', '/api/v1/t/telemetry', '{}').catch((e: unknown) => e);
     await target.destroy();
     await new Promise((resolve) => server.close(resolve));
@@ -33,7 +33,7 @@ describe('error classes', () => {
   it('names a server that never answers "timeout"', async () => {
     const server = createServer(() => {});
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const target = createTarget({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: 1, pollConnections: 0, localAddresses: [], pollTimeoutMs: 1000, requestTimeoutMs: 200 });
+    const target = createTarget({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: 1, pollConnections: 0, localAddresses: [], pollTimeoutMs: 1000, requestTimeoutMs: 200, insecure: false });
     const error = await sendForStatus(target.shortPool(0), 'GET', '/').catch((e: unknown) => e);
     await target.destroy();
     server.close();

@@ -40,6 +40,7 @@ function fakeResult(): SimulationResult {
       workers: 0,
       seed: 1,
       keepDevices: false,
+      insecure: false,
     },
     startedAt: new Date().toISOString(),
     runMs: 10_000,

@@ -26,6 +26,7 @@ function config(server: TestServer, overrides: Partial<SimulationConfig>): Simul
     workers: 0,
     seed: 7,
     keepDevices: true,
+    insecure: false,
     ...overrides,
   };
 }
