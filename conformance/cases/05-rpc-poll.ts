@@ -22,7 +22,14 @@ export async function commandDuringPoll(t: CaseRun, d: DeviceFixture, command: R
     rest = t.control.sendRpc(direction, d.id, { timeout: RPC_TIMEOUT_MS, ...command }, version);
     rest.catch(() => undefined); // awaited by the case; a harness error surfaces there
   }, 1);
-  return { ...result, rest: rest ?? Promise.reject(new Error('the command was not sent: the poll was answered before it')) };
+  return { ...result, rest: rest ?? notSent() };
+}
+
+/** A rejection that only surfaces where a case awaits it (a faulty server may answer the poll first). */
+function notSent(): Promise<Reply> {
+  const rejected = Promise.reject(new Error('the command was not sent: the poll was answered before it'));
+  rejected.catch(() => undefined);
+  return rejected;
 }
 
 /** The poll delivered this command: {id (integer >= 0), method, params}. */
