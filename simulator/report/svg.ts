@@ -38,9 +38,10 @@ function format(value: number): string {
 export const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
 
 export function lineChart(options: ChartOptions): string {
-  const width = options.width ?? 720;
+  const width = options.width ?? 860;
   const height = options.height ?? 300;
-  const pad = { left: 60, right: 20, top: 30, bottom: 45 };
+  // The legend has a column of its own, right of the plot, so it never hides a line.
+  const pad = { left: 60, right: 170, top: 30, bottom: 45 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const all = options.series.flatMap((s) => s.points);
@@ -69,7 +70,7 @@ export function lineChart(options: ChartOptions): string {
     parts.push(`<polyline data-series="${escapeHtml(s.name)}" points="${d}" fill="none" stroke="${s.color}" stroke-width="2"${dash}><title>${escapeHtml(s.name)}</title></polyline>`);
     const ly = pad.top + 4 + i * 16;
     parts.push(
-      `<g class="legend" data-series="${escapeHtml(s.name)}"><rect x="${width - pad.right - 150}" y="${ly - 8}" width="10" height="10" fill="${s.color}"/><text x="${width - pad.right - 134}" y="${ly + 1}" class="tick">${escapeHtml(s.name)}</text></g>`,
+      `<g class="legend" data-series="${escapeHtml(s.name)}"><rect x="${width - pad.right + 16}" y="${ly - 8}" width="10" height="10" fill="${s.color}"/><text x="${width - pad.right + 32}" y="${ly + 1}" class="tick">${escapeHtml(s.name)}</text></g>`,
     );
   });
   return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(options.title)}">${parts.join('')}</svg>`;
