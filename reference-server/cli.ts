@@ -6,6 +6,7 @@ export interface ServeOptions {
   host?: string;
   port?: number;
   httpsPort?: number;
+  backlog?: number;
   tlsCert?: string;
   tlsKey?: string;
   db?: string;
@@ -24,6 +25,7 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
     host: options.host,
     port: options.port,
     httpsPort: options.httpsPort,
+    backlog: options.backlog,
     tlsCert: options.tlsCert,
     tlsKey: options.tlsKey,
     db: options.db,

@@ -9,6 +9,7 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'address to listen on', '0.0.0.0')
     .option('--port <n>', 'HTTP port (0 = any free port)', integer(0, 65535), 8080)
     .option('--https-port <n>', 'HTTPS port (0 = any free port, -1 = no HTTPS)', integer(-1, 65535), 8443)
+    .option('--backlog <n>', 'listen backlog (pending connections the kernel queues)', integer(1, 65535), 4096)
     .option('--tls-cert <file>', 'PEM certificate for HTTPS (a self-signed one is generated when absent)')
     .option('--tls-key <file>', 'PEM private key for HTTPS')
     .option('--db <path>', 'SQLite database file, or :memory:', './data/dhi.db')

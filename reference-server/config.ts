@@ -12,6 +12,8 @@ export interface ServerConfig {
   port: number;
   /** -1 disables HTTPS; 0 picks a free port. */
   httpsPort: number;
+  /** listen() backlog: a fleet joining at once (two polls per device) overflows Node's default 511. */
+  backlog: number;
   tlsCert?: string;
   tlsKey?: string;
   /** SQLite file, or ':memory:'. */
@@ -39,6 +41,7 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
   host: '0.0.0.0',
   port: 8080,
   httpsPort: 8443,
+  backlog: 4096,
   db: './data/dhi.db',
   defaultPollTimeoutMs: 60_000,
   maxPollTimeoutMs: 300_000,
@@ -77,6 +80,7 @@ export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<Serv
   const config: ServerConfig = { ...defaultConfig, ...dropUndefined(input) };
   checkInt('port', config.port, 0, 65535);
   checkInt('httpsPort', config.httpsPort, -1, 65535);
+  checkInt('backlog', config.backlog, 1, 65535);
   checkInt('defaultPollTimeoutMs', config.defaultPollTimeoutMs, 1);
   checkInt('maxPollTimeoutMs', config.maxPollTimeoutMs, 1);
   if (config.defaultPollTimeoutMs > config.maxPollTimeoutMs) {

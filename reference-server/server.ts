@@ -25,7 +25,7 @@ function urlOf(scheme: string, host: string, address: AddressInfo): string {
 export async function startServer(input: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = validateConfig(input);
   const app = await buildApp(config);
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.host, port: config.port, backlog: config.backlog });
   const httpUrl = urlOf('http', config.host, app.server.address() as AddressInfo);
 
   // HTTPS serves the same routing through Fastify's request handler.
@@ -37,7 +37,7 @@ export async function startServer(input: Partial<ServerConfig> = {}): Promise<Ru
       : await selfSignedCertificate();
     https = createHttpsServer({ ...tls, requestTimeout: 0 }, (req, res) => app.routing(req, res));
     await new Promise<void>((resolve, reject) => {
-      https!.once('error', reject).listen(config.httpsPort, config.host, () => resolve());
+      https!.once('error', reject).listen(config.httpsPort, config.host, config.backlog, () => resolve());
     });
     httpsUrl = urlOf('https', config.host, https.address() as AddressInfo);
     app.log.info({ url: httpsUrl }, 'HTTPS listening');
