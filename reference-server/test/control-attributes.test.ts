@@ -1,18 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, stopTestServer, type TestServer } from './helpers.js';
-import { adminApi, newDeviceVia, openPolls, type Api } from './control-helpers.js';
+import { call, stopTestServer, type TestServer } from './helpers.js';
+import { startAdminServer, UNKNOWN_ID as UNKNOWN, newDeviceVia, openPolls, type Api } from './control-helpers.js';
 import { javaDouble } from '../control-api/telemetry.js';
 
-const UNKNOWN = '6a1bd9b0-0000-4000-8000-000000000000';
 let server: TestServer;
 let api: Api;
-beforeAll(async () => {
-  server = await startTestServer();
-  api = await adminApi(server);
-});
-afterAll(async () => {
-  await stopTestServer(server);
-});
+beforeAll(async () => ({ server, api } = await startAdminServer()));
+afterAll(() => stopTestServer(server));
 
 const attributesPath = (id: string, scope: string) => `/api/plugins/telemetry/DEVICE/${id}/attributes/${scope}`;
 

@@ -1,7 +1,7 @@
 // Helpers for the control API tests: a logged-in client over real sockets, and waiting for polls.
 import { expect, vi } from 'vitest';
 import { FormData, request } from 'undici';
-import { call, type Response, type TestServer } from './helpers.js';
+import { call, startTestServer, type Response, type TestServer } from './helpers.js';
 import { loadContract, type Operation } from '../../spec/load.js';
 import { compile, describeErrors, type Validator } from '../../spec/schema-validator.js';
 import type { PollKind } from '../long-poll.js';
@@ -51,6 +51,15 @@ export function client(server: TestServer, jwt: string): Api {
     checkAgainstContract(method, path, res);
     return res;
   };
+}
+
+/** A well-formed uuid that names nothing. */
+export const UNKNOWN_ID = '6a1bd9b0-0000-4000-8000-000000000000';
+
+/** A server of its own for a test file, and the tenant admin's client for it. */
+export async function startAdminServer(): Promise<{ server: TestServer; api: Api }> {
+  const server = await startTestServer();
+  return { server, api: await adminApi(server) };
 }
 
 export async function adminApi(server: TestServer): Promise<Api> {

@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, stopTestServer, type TestServer } from './helpers.js';
-import { adminApi, client, newDeviceVia, type Api } from './control-helpers.js';
+import { call, stopTestServer, type TestServer } from './helpers.js';
+import { startAdminServer, UNKNOWN_ID as UNKNOWN, client, newDeviceVia, type Api } from './control-helpers.js';
 
-const UNKNOWN = '6a1bd9b0-0000-4000-8000-000000000000';
 let server: TestServer;
 let api: Api;
-beforeAll(async () => {
-  server = await startTestServer();
-  api = await adminApi(server);
-});
-afterAll(async () => {
-  await stopTestServer(server);
-});
+beforeAll(async () => ({ server, api } = await startAdminServer()));
+afterAll(() => stopTestServer(server));
 
 const provision = (body: object) => call(server.httpUrl, 'POST', '/api/v1/provision', body);
 type Profile = Record<string, unknown> & { id: { id: string } };

@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, stopTestServer, type TestServer } from './helpers.js';
-import { adminApi, newDeviceVia, type Api } from './control-helpers.js';
+import { call, stopTestServer, type TestServer } from './helpers.js';
+import { startAdminServer, newDeviceVia, type Api } from './control-helpers.js';
 
 let server: TestServer;
 let api: Api;
-beforeAll(async () => {
-  server = await startTestServer();
-  api = await adminApi(server);
-});
-afterAll(async () => {
-  await stopTestServer(server);
-});
+beforeAll(async () => ({ server, api } = await startAdminServer()));
+afterAll(() => stopTestServer(server));
 
 describe('/api/dhi/rules', () => {
   it('sets static and echo replies that device-side RPC gets, lists them with the built-ins, and deletes them', async () => {
