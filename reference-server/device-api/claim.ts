@@ -1,18 +1,30 @@
 // Operation 8: the device opens a claiming window; a customer user claims it by name (control API).
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
+import type { ClaimRecord, Store } from '../store/types.js';
+
+/**
+ * ThingsBoard (ClaimDevicesServiceImpl) keeps the first window while it is cached (putIfAbsent) and
+ * opens none for a device a customer already owns; the device is answered 200 either way.
+ */
+function openWindow(store: Store, claim: ClaimRecord): void {
+  if (store.deviceById(claim.deviceId)?.customerId) return;
+  const open = store.claim(claim.deviceId);
+  if (open && open.expiresAt > Date.now()) return;
+  store.setClaim(claim);
+}
 
 export function claimHandlers({ store, config }: ServerContext): Handlers {
+  const run = (claim: ClaimRecord) => openWindow(store, claim);
   return {
     async postClaim(request, reply) {
       const body = (request.body ?? {}) as { secretKey?: string; durationMs?: number };
-      const claim = {
+      await store.write(run, {
         deviceId: request.device.id,
         secretKey: body.secretKey ?? '',
         // ThingsBoard treats an absent, zero or negative duration as device.claim.duration.
         expiresAt: Date.now() + (body.durationMs && body.durationMs > 0 ? body.durationMs : config.claimDurationMs),
-      };
-      await store.write(() => store.setClaim(claim));
+      });
       return reply.code(200).send();
     },
   };

@@ -21,10 +21,31 @@ describe('operation 8: claim', () => {
     expect(claim.expiresAt).toBeGreaterThanOrEqual(before + 60_000);
     expect(claim.expiresAt).toBeLessThanOrEqual(Date.now() + 60_000);
 
-    expect((await call(server.httpUrl, 'POST', `/api/v1/${device.token}/claim`)).status).toBe(200);
-    const defaults = server.ctx.store.claim(device.id)!;
+    const other = await createDevice(server.ctx);
+    expect((await call(server.httpUrl, 'POST', `/api/v1/${other.token}/claim`)).status).toBe(200);
+    const defaults = server.ctx.store.claim(other.id)!;
     expect(defaults.secretKey).toBe('');
     expect(defaults.expiresAt).toBeGreaterThanOrEqual(before + 120_000);
+  });
+
+  it('keeps an open window when the device claims again, and replaces an expired one', async () => {
+    const device = await createDevice(server.ctx);
+    const claim = (secretKey: string, durationMs: number) =>
+      call(server.httpUrl, 'POST', `/api/v1/${device.token}/claim`, { secretKey, durationMs });
+    expect((await claim('first', 60_000)).status).toBe(200);
+    expect((await claim('second', 60_000)).status).toBe(200);
+    expect(server.ctx.store.claim(device.id)!.secretKey).toBe('first');
+    await server.ctx.store.write(() => server.ctx.store.setClaim({ deviceId: device.id, secretKey: 'first', expiresAt: Date.now() - 1 }));
+    expect((await claim('third', 60_000)).status).toBe(200);
+    expect(server.ctx.store.claim(device.id)!.secretKey).toBe('third');
+  });
+
+  it('opens no window for a device a customer already owns, still answering 200', async () => {
+    const customer = { id: crypto.randomUUID(), title: `c-${crypto.randomUUID()}`, email: null, createdTime: Date.now() };
+    await server.ctx.store.write(() => server.ctx.store.insertCustomer(customer));
+    const device = await createDevice(server.ctx, { customerId: customer.id });
+    expect((await call(server.httpUrl, 'POST', `/api/v1/${device.token}/claim`, { secretKey: 'k' })).status).toBe(200);
+    expect(server.ctx.store.claim(device.id)).toBeUndefined();
   });
 
   it('rejects a durationMs that is not an integer with 400', async () => {
