@@ -14,6 +14,15 @@ import type {
 
 type Row = Record<string, unknown>;
 
+/** A lookup of one record by the statement's parameters. */
+const one = <T>(stmt: Database.Statement, from: (row: Row) => T) => (...args: unknown[]): T | undefined => {
+  const row = stmt.get(...args) as Row | undefined;
+  return row && from(row);
+};
+/** Every record the statement selects. */
+const many = <T>(stmt: Database.Statement, from: (row: Row) => T) => (...args: unknown[]): T[] =>
+  (stmt.all(...args) as Row[]).map(from);
+
 const deviceFrom = (r: Row): DeviceRecord => ({
   id: r.id as string, name: r.name as string, type: r.type as string, label: r.label as string | null,
   token: r.token as string, profileId: r.profile_id as string, customerId: r.customer_id as string | null,
@@ -201,14 +210,8 @@ export function createSqliteStore(path: string): Store {
       byToken.set(token, device);
       return device;
     },
-    deviceById: (id) => {
-      const row = q.deviceById.get(id) as Row | undefined;
-      return row && deviceFrom(row);
-    },
-    deviceByName: (name) => {
-      const row = q.deviceByName.get(name) as Row | undefined;
-      return row && deviceFrom(row);
-    },
+    deviceById: one(q.deviceById, deviceFrom),
+    deviceByName: one(q.deviceByName, deviceFrom),
     listDevices(page, pageSize, textSearch) {
       const like = `${(textSearch ?? '').replace(/[%_]/g, '')}%`;
       return {
@@ -216,7 +219,7 @@ export function createSqliteStore(path: string): Store {
         totalElements: count(q.devicesCount, like),
       };
     },
-    devicesByProfile: (profileId) => (q.devicesByProfile.all(profileId) as Row[]).map(deviceFrom),
+    devicesByProfile: many(q.devicesByProfile, deviceFrom),
     insertDevice: (device) => void q.insertDevice.run(deviceCells(device)),
     updateDevice(device) {
       forget(device.id);
@@ -260,15 +263,9 @@ export function createSqliteStore(path: string): Store {
       q.updateRpc.run(next.status, next.response, next.retries, id);
     },
     deleteRpc: (id) => void q.deleteRpc.run(id),
-    rpcById: (id) => {
-      const row = q.rpcById.get(id) as Row | undefined;
-      return row && rpcFrom(row);
-    },
-    rpcByRequestId: (deviceId, requestId) => {
-      const row = q.rpcByRequestId.get(deviceId, requestId) as Row | undefined;
-      return row && rpcFrom(row);
-    },
-    pendingPersistentRpcs: (now) => (q.pendingPersistentRpcs.all(now) as Row[]).map(rpcFrom),
+    rpcById: one(q.rpcById, rpcFrom),
+    rpcByRequestId: one(q.rpcByRequestId, rpcFrom),
+    pendingPersistentRpcs: many(q.pendingPersistentRpcs, rpcFrom),
     listRpcs(deviceId, page, pageSize, status) {
       const s = status ?? null;
       return {
@@ -284,18 +281,9 @@ export function createSqliteStore(path: string): Store {
     insertProfile: (p) => void q.insertProfile.run(profileCells(p)),
     updateProfile: (p) => void q.updateProfile.run(profileCells(p)),
     deleteProfile: (id) => void q.deleteProfile.run(id),
-    profileById: (id) => {
-      const row = q.profileById.get(id) as Row | undefined;
-      return row && profileFrom(row);
-    },
-    profileByName: (name) => {
-      const row = q.profileByName.get(name) as Row | undefined;
-      return row && profileFrom(row);
-    },
-    profileByProvisionKey: (key) => {
-      const row = q.profileByKey.get(key) as Row | undefined;
-      return row && profileFrom(row);
-    },
+    profileById: one(q.profileById, profileFrom),
+    profileByName: one(q.profileByName, profileFrom),
+    profileByProvisionKey: one(q.profileByKey, profileFrom),
     defaultProfile: () => profileFrom(q.defaultProfile.get() as Row),
     listProfiles: (page, pageSize) => ({
       data: (q.profilesPage.all(pageSize, page * pageSize) as Row[]).map(profileFrom),
@@ -307,10 +295,7 @@ export function createSqliteStore(path: string): Store {
     updateOta: (o) => void q.updateOta.run(otaCells(o)),
     setOtaData: (id, data) => void q.setOtaData.run(data, id),
     deleteOta: (id) => void q.deleteOta.run(id),
-    otaById: (id) => {
-      const row = q.otaById.get(id) as Row | undefined;
-      return row && otaFrom(row);
-    },
+    otaById: one(q.otaById, otaFrom),
     otaData: (id) => (q.otaData.get(id) as { data: Buffer | null } | undefined)?.data ?? undefined,
     listOta: (page, pageSize) => ({
       data: (q.otaPage.all(pageSize, page * pageSize) as Row[]).map(otaFrom),
@@ -324,25 +309,13 @@ export function createSqliteStore(path: string): Store {
       byToken.clear(); // devices of the customer become unassigned
       q.deleteCustomer.run(id);
     },
-    customerById: (id) => {
-      const row = q.customerById.get(id) as Row | undefined;
-      return row && customerFrom(row);
-    },
-    customerByTitle: (title) => {
-      const row = q.customerByTitle.get(title) as Row | undefined;
-      return row && customerFrom(row);
-    },
+    customerById: one(q.customerById, customerFrom),
+    customerByTitle: one(q.customerByTitle, customerFrom),
     insertUser: (u) => void q.insertUser.run(u.id, u.email, u.authority, u.customerId, u.firstName, u.lastName,
       u.passwordHash, u.createdTime),
     updateUser: (u) => void q.updateUser.run(u.email, u.authority, u.customerId, u.firstName, u.lastName, u.passwordHash, u.id),
-    userById: (id) => {
-      const row = q.userById.get(id) as Row | undefined;
-      return row && userFrom(row);
-    },
-    userByEmail: (email) => {
-      const row = q.userByEmail.get(email) as Row | undefined;
-      return row && userFrom(row);
-    },
+    userById: one(q.userById, userFrom),
+    userByEmail: one(q.userByEmail, userFrom),
 
     setRule: (r) => void q.setRule.run(r.method, r.type, r.reply === undefined ? null : JSON.stringify(r.reply)),
     deleteRule: (method) => q.deleteRule.run(method).changes > 0,
