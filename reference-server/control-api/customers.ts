@@ -2,7 +2,7 @@
 // created here have no password; a tenant admin obtains their JWT (GET /api/user/{id}/token).
 import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from '../errors.js';
-import { entityId, NULL_UUID, refId, type EntityId } from './entities.js';
+import { entityId, orNotFound, NULL_UUID, refId, type EntityId } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { Authority, CustomerRecord, Store, UserRecord } from '../store/types.js';
@@ -31,11 +31,7 @@ const userJson = (u: UserRecord) => ({
   customerId: entityId('CUSTOMER', u.customerId ?? NULL_UUID), firstName: u.firstName, lastName: u.lastName,
 });
 
-function foundCustomer(store: Store, id: string): CustomerRecord {
-  const customer = store.customerById(id);
-  if (!customer) throw notFound(`Customer with id [${id}] is not found`);
-  return customer;
-}
+const foundCustomer = (store: Store, id: string): CustomerRecord => orNotFound(store.customerById(id), 'Customer', id);
 
 function saveCustomer(store: Store, input: CustomerInput): CustomerRecord {
   const id = refId(input.id);

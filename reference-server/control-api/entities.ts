@@ -42,12 +42,14 @@ export function pageData<T, R>(result: Page<T>, { page, pageSize }: PageQuery, m
   };
 }
 
-/** The device, or 404 as ThingsBoard words it. */
-export function deviceOr404(store: Store, deviceId: string): DeviceRecord {
-  const device = store.deviceById(deviceId);
-  if (!device) throw notFound(`Device with id [${deviceId}] is not found`);
-  return device;
+/** The record, or 404 worded as ThingsBoard words it: `<What> with id [<id>] is not found`. */
+export function orNotFound<T>(record: T | undefined, what: string, id: string): T {
+  if (record === undefined) throw notFound(`${what} with id [${id}] is not found`);
+  return record;
 }
+
+export const deviceOr404 = (store: Store, deviceId: string): DeviceRecord =>
+  orNotFound(store.deviceById(deviceId), 'Device', deviceId);
 
 export function deviceJson(d: DeviceRecord) {
   return {

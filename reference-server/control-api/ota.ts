@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../errors.js';
 import { checksum, type ChecksumAlgorithm } from './checksums.js';
 import { uploadedFile } from './upload.js';
 import { sendPackageBytes } from '../package-bytes.js';
-import { entityId, optionalEntityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
+import { entityId, orNotFound, optionalEntityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { OtaRecord, OtaType, Store } from '../store/types.js';
@@ -50,11 +50,7 @@ export function otaJson(o: OtaRecord) {
   };
 }
 
-function found(store: Store, id: string): OtaRecord {
-  const ota = store.otaById(id);
-  if (!ota) throw notFound(`OtaPackage with id [${id}] is not found`);
-  return ota;
-}
+const found = (store: Store, id: string): OtaRecord => orNotFound(store.otaById(id), 'OtaPackage', id);
 
 function saveInfo(store: Store, input: OtaInput): OtaRecord {
   const id = refId(input.id);

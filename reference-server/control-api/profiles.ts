@@ -3,9 +3,9 @@
 // profileData.provisionConfiguration {type, provisionDeviceSecret}. Assigning a package to a
 // profile applies to its devices that have none of their own.
 import { randomUUID } from 'node:crypto';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { checkPackage } from './devices.js';
-import { entityId, optionalEntityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
+import { entityId, orNotFound, optionalEntityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
 import { OTA_FIELD, OTA_TYPES, type OtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -46,11 +46,7 @@ export function profileJson(p: ProfileRecord) {
   };
 }
 
-function found(store: Store, id: string): ProfileRecord {
-  const profile = store.profileById(id);
-  if (!profile) throw notFound(`Device profile with id [${id}] is not found`);
-  return profile;
-}
+const found = (store: Store, id: string): ProfileRecord => orNotFound(store.profileById(id), 'Device profile', id);
 
 function save(store: Store, input: ProfileInput) {
   const id = refId(input.id);
