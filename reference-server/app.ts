@@ -52,14 +52,16 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   });
   app.decorate('dhi', ctx);
   app.decorateRequest('device', null as unknown as DeviceRecord);
+  app.decorateRequest('rawBody', null);
   app.setValidatorCompiler(createBodyValidator());
   app.setErrorHandler(errorHandler);
 
   // Devices send JSON with any content type (curl's default is form-urlencoded); all of it is parsed
   // as JSON. Multipart (OTA upload) registers its own parser.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
+    request.rawBody = body as string;
     try {
       done(null, parseJsonBody(body as string));
     } catch (error) {

@@ -1,6 +1,6 @@
 // Server-side attribute writes (control API, OTA assignment). A shared change or delete reaches the
 // device's open attribute polls as the flat object of changed keys, or `{deleted: [...]}`.
-import { toObject } from './kv-values.js';
+import { entriesJson } from './kv-json.js';
 import type { LongPolls } from './long-poll.js';
 import type { KvEntry, Scope, Store } from './store/types.js';
 
@@ -15,11 +15,11 @@ export function createAttributeService(store: Store, polls: LongPolls): Attribut
     async save(deviceId, scope, entries) {
       if (entries.length === 0) return;
       await store.write(() => store.upsertAttributes(deviceId, scope, entries));
-      if (scope === 'SHARED_SCOPE') polls.publish(deviceId, toObject(entries));
+      if (scope === 'SHARED_SCOPE') polls.publish(deviceId, entriesJson(entries));
     },
     async remove(deviceId, scope, keys) {
       const deleted = await store.write(() => store.deleteAttributes(deviceId, scope, keys));
-      if (scope === 'SHARED_SCOPE' && deleted.length > 0) polls.publish(deviceId, { deleted });
+      if (scope === 'SHARED_SCOPE' && deleted.length > 0) polls.publish(deviceId, JSON.stringify({ deleted }));
       return deleted;
     },
   };

@@ -1,109 +1,45 @@
-// JSON request bodies. JSON.parse loses the difference between 42 and 42.0, which ThingsBoard keeps
-// (LONG vs DOUBLE). Bodies without such a literal take the native fast path; the others go through a
-// small strict parser that records, per object, the keys whose number literal was a "simple double".
+// JSON request bodies. JSON.parse turns every number into a double, so 42.0 reads as 42 and
+// 9007199254740993 as ...992, while ThingsBoard keeps the type (DOUBLE vs LONG) and every digit.
+// One cheap pass over the text decides: bodies whose numbers are all plain (json-number.ts), the
+// common small telemetry body among them, take the native JSON.parse; the others go through our
+// lossless parser, which keeps the literals. The same pass enforces the nesting limit, so nothing
+// downstream (validation, storage, serialisation) ever sees a body deeper than MAX_JSON_DEPTH.
 import { badRequest } from './errors.js';
+import { lexed, lexNumber } from './json-number.js';
+import { depthError, MAX_JSON_DEPTH, parseLossless, stringEnd } from './json-lossless.js';
 
-const doubleKeys = new WeakMap<object, Set<string>>();
-
-/** True when obj[key] was written as an integral number with a fraction, e.g. 42.0 (ThingsBoard DOUBLE). */
-export function isDoubleLiteral(obj: object, key: string): boolean {
-  return doubleKeys.get(obj)?.has(key) ?? false;
-}
-
-// A digit, a point and only zeros after it: the one case JSON.parse cannot tell apart.
-const INTEGRAL_FRACTION = /\d\.0+(?![0-9])/;
-
-export function parseJsonBody(text: string): unknown {
-  if (!INTEGRAL_FRACTION.test(text)) {
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw badRequest(`Invalid JSON body: ${(error as Error).message}`);
+/**
+ * True when JSON.parse keeps everything of the text (every number literal is plain); throws when
+ * the nesting is deeper than the limit. Exact for valid JSON; for invalid JSON, JSON.parse fails.
+ */
+function plainScan(text: string): boolean {
+  const checkDepth = text.length > MAX_JSON_DEPTH; // a shorter text cannot nest deeper
+  let depth = 0;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i);
+      if (i < 0) return true;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      i = lexNumber(text, i);
+      if (!lexed.plain) return false;
+    } else {
+      if (checkDepth) {
+        if (c === 0x7b || c === 0x5b) {
+          if (++depth > MAX_JSON_DEPTH) throw depthError(depth);
+        } else if (c === 0x7d || c === 0x5d) depth--;
+      }
+      i++;
     }
   }
-  return parseStrict(text);
+  return true;
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const WS = /[ \t\n\r]*/y;
-
-function parseStrict(text: string): unknown {
-  let pos = 0;
-  const fail = (what: string): never => {
-    throw badRequest(`Invalid JSON body: ${what} at position ${pos}`);
-  };
-  const skip = () => {
-    WS.lastIndex = pos;
-    WS.exec(text);
-    pos = WS.lastIndex;
-  };
-  const value = (owner?: object, key?: string): unknown => {
-    skip();
-    const c = text[pos];
-    if (c === '{') return object();
-    if (c === '[') return array();
-    if (c === '"') return string();
-    if (text.startsWith('true', pos)) return (pos += 4), true;
-    if (text.startsWith('false', pos)) return (pos += 5), false;
-    if (text.startsWith('null', pos)) return (pos += 4), null;
-    NUMBER.lastIndex = pos;
-    const m = NUMBER.exec(text);
-    if (!m) return fail(c === undefined ? 'unexpected end' : `unexpected character ${JSON.stringify(c)}`);
-    pos += m[0].length;
-    const n = Number(m[0]);
-    if (owner && key !== undefined && Number.isInteger(n) && m[0].includes('.') && !/[eE]/.test(m[0])) {
-      let keys = doubleKeys.get(owner);
-      if (!keys) doubleKeys.set(owner, (keys = new Set()));
-      keys.add(key);
-    }
-    return n;
-  };
-  const string = (): string => {
-    const start = pos;
-    pos++;
-    while (pos < text.length && text[pos] !== '"') {
-      if (text[pos] === '\\') pos++;
-      else if (text.charCodeAt(pos) < 0x20) fail('control character in string');
-      pos++;
-    }
-    if (pos >= text.length) fail('unterminated string');
-    pos++;
-    return JSON.parse(text.slice(start, pos)) as string;
-  };
-  const object = (): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    pos++;
-    skip();
-    if (text[pos] === '}') return pos++, out;
-    for (;;) {
-      skip();
-      if (text[pos] !== '"') fail('expected a string key');
-      const key = string();
-      skip();
-      if (text[pos] !== ':') fail('expected ":"');
-      pos++;
-      out[key] = value(out, key);
-      skip();
-      if (text[pos] === ',') { pos++; continue; }
-      if (text[pos] === '}') return pos++, out;
-      fail('expected "," or "}"');
-    }
-  };
-  const array = (): unknown[] => {
-    const out: unknown[] = [];
-    pos++;
-    skip();
-    if (text[pos] === ']') return pos++, out;
-    for (;;) {
-      out.push(value());
-      skip();
-      if (text[pos] === ',') { pos++; continue; }
-      if (text[pos] === ']') return pos++, out;
-      fail('expected "," or "]"');
-    }
-  };
-  const result = value();
-  skip();
-  if (pos !== text.length) fail('unexpected trailing content');
-  return result;
+export function parseJsonBody(text: string): unknown {
+  if (!plainScan(text)) return parseLossless(text);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`Invalid JSON body: ${(error as Error).message}`);
+  }
 }

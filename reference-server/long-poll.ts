@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ErrorCode, errorBody } from './errors.js';
+import { sendJsonText } from './handler.js';
 
 /** attributes and rpc are the device's polls (408 on timeout); clientRpc waits for a rule (503). */
 export type PollKind = 'attributes' | 'rpc' | 'clientRpc';
@@ -22,8 +23,8 @@ type TaggedResponse = ServerResponse & { [WAITER]?: Waiter };
 export interface LongPolls {
   /** Park a poll until publish/deliver, its timeout (408, empty body) or the client leaving. */
   wait(kind: PollKind, deviceId: string, reply: FastifyReply, timeoutMs: number): void;
-  /** Answer every open attribute poll of the device with the update; returns how many got it. */
-  publish(deviceId: string, update: object): number;
+  /** Answer every open attribute poll of the device with the update (JSON text); returns how many got it. */
+  publish(deviceId: string, update: string): number;
   /** Take the oldest open RPC poll of the device, if any, to answer it (caller sends the reply). */
   takeRpcPoll(deviceId: string): FastifyReply | undefined;
   /** End every open poll of a deleted device: 401, its token is no longer valid. */
@@ -58,7 +59,7 @@ export function createLongPolls(): LongPolls {
       const waiters = [...set];
       for (const waiter of waiters) {
         release(waiter);
-        waiter.reply.code(200).send(update);
+        sendJsonText(waiter.reply, 200, update);
       }
       return waiters.length;
     },

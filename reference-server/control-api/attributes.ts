@@ -5,7 +5,8 @@ import { appendEntries } from '../kv-values.js';
 import { badRequest } from '../errors.js';
 import { deviceOr404 } from './entities.js';
 import type { ServerContext } from '../context.js';
-import type { Handler, Handlers } from '../handler.js';
+import { sendJsonText, type Handler, type Handlers } from '../handler.js';
+import { attributeListJson } from '../kv-json.js';
 import type { KvEntry, Scope } from '../store/types.js';
 
 interface DevicePath {
@@ -46,7 +47,7 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
       deviceOr404(store, deviceId);
       const keys = splitKeys((request.query as { keys?: string }).keys);
       const found = store.attributes(deviceId, scope, keys?.length ? keys : undefined);
-      return reply.code(200).send(found.map((e) => ({ key: e.key, value: e.value, lastUpdateTs: e.ts })));
+      return sendJsonText(reply, 200, attributeListJson(found));
     },
   };
 }

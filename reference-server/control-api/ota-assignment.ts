@@ -28,7 +28,7 @@ export function createOtaAssignment({ store, attributes }: ServerContext): OtaAs
       checksum_algorithm: ota.checksumAlgorithm, url: ota.url,
     };
     return FIELDS.filter((f) => values[f] !== null && values[f] !== '').map((f) => ({
-      key: prefix + f, ts, type: typeof values[f] === 'number' ? 'LONG' : 'STRING', value: values[f],
+      key: prefix + f, ts, type: typeof values[f] === 'number' ? 'LONG' : 'STRING', value: values[f]!, // nulls filtered above
     }));
   }
 

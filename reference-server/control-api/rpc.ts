@@ -3,7 +3,7 @@
 // two-way 200 with the reply (406 if not JSON), one-way 200 empty; v1 408 delivered-but-unanswered
 // and 409 never delivered, v2 504 for both; persistent 200 {rpcId} at once.
 import { ApiError, ErrorCode, notFound } from '../errors.js';
-import { sendJson, type Handler, type Handlers } from '../handler.js';
+import { sendJsonText, type Handler, type Handlers } from '../handler.js';
 import { deviceOr404, entityId, pageData, pageQuery } from './entities.js';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
@@ -45,9 +45,9 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 function respond(reply: FastifyReply, version: Version, outcome: RpcOutcome): FastifyReply {
   switch (outcome.kind) {
     case 'replied': {
-      const parsed = parseJson(outcome.response);
-      if (!parsed.ok) throw new ApiError(406, ErrorCode.GENERAL, 'The device replied with a body that is not JSON');
-      return sendJson(reply, 200, parsed.value);
+      if (!parseJson(outcome.response).ok) throw new ApiError(406, ErrorCode.GENERAL, 'The device replied with a body that is not JSON');
+      // The device's bytes as sent: re-serialising would turn 1.0 into 1 and round big integers.
+      return sendJsonText(reply, 200, outcome.response);
     }
     case 'delivered':
       return reply.code(200).send();

@@ -5,8 +5,9 @@ import { badRequest } from '../errors.js';
 import { splitKeys } from './attributes.js';
 import { deviceOr404 } from './entities.js';
 import type { ServerContext } from '../context.js';
-import type { Handlers } from '../handler.js';
-import type { JsonValue, KvEntry } from '../store/types.js';
+import { sendJsonText, type Handlers } from '../handler.js';
+import { timeseriesJson } from '../kv-json.js';
+import type { KvEntry } from '../store/types.js';
 
 interface TimeseriesQuery {
   keys?: string;
@@ -18,26 +19,6 @@ interface TimeseriesQuery {
 }
 
 const DEFAULT_LIMIT = 100;
-
-/** Java's Double.toString: 42.0, 1.5, 1.0E7, 1.0E-4. */
-export function javaDouble(n: number): string {
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? 'Infinity' : '-Infinity';
-  const abs = Math.abs(n);
-  if (abs === 0 || (abs >= 1e-3 && abs < 1e7)) return Number.isInteger(n) ? `${n}.0` : String(n);
-  const [mantissa, exponent] = n.toExponential().split('e');
-  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
-}
-
-function stringValue(e: KvEntry): string {
-  switch (e.type) {
-    case 'DOUBLE':
-      return javaDouble(e.value as number);
-    case 'JSON':
-      return JSON.stringify(e.value);
-    default:
-      return String(e.value);
-  }
-}
 
 export function telemetryHandlers({ store }: ServerContext): Handlers {
   return {
@@ -61,10 +42,7 @@ export function telemetryHandlers({ store }: ServerContext): Handlers {
           order: query.orderBy ?? 'DESC',
         });
       }
-      const strict = query.useStrictDataTypes === true;
-      const out: Record<string, { ts: number; value: JsonValue }[]> = Object.create(null);
-      for (const e of entries) (out[e.key] ??= []).push({ ts: e.ts, value: strict ? e.value : stringValue(e) });
-      return reply.code(200).send(out);
+      return sendJsonText(reply, 200, timeseriesJson(entries, query.useStrictDataTypes === true));
     },
   };
 }

@@ -1,9 +1,10 @@
 // Operations 2 (client attributes upload), 3 (attributes read) and 4 (shared attribute long poll).
-import { appendEntries, toObject } from '../kv-values.js';
+import { appendEntries } from '../kv-values.js';
+import { entriesJson } from '../kv-json.js';
+import { sendJsonText, type Handlers } from '../handler.js';
 import { pollTimeout } from './poll-timeout.js';
 import type { ServerContext } from '../context.js';
-import type { Handlers } from '../handler.js';
-import type { JsonValue, KvEntry } from '../store/types.js';
+import type { KvEntry } from '../store/types.js';
 
 /** `a,b` and repeated parameters alike; undefined when the parameter is absent or empty. */
 function keyList(values: string[] | undefined): string[] | undefined {
@@ -34,16 +35,13 @@ export function attributeHandlers({ store, config, polls }: ServerContext): Hand
       const clientKeys = keyList(query.clientKeys);
       const sharedKeys = keyList(query.sharedKeys);
       const everything = !clientKeys && !sharedKeys;
-      const result: { client?: Record<string, JsonValue>; shared?: Record<string, JsonValue> } = {};
-      if (everything || clientKeys) {
-        const found = store.attributes(request.device.id, 'CLIENT_SCOPE', clientKeys);
-        if (found.length > 0) result.client = toObject(found);
-      }
-      if (everything || sharedKeys) {
-        const found = store.attributes(request.device.id, 'SHARED_SCOPE', sharedKeys);
-        if (found.length > 0) result.shared = toObject(found);
-      }
-      return reply.code(200).send(result);
+      const client = everything || clientKeys ? store.attributes(request.device.id, 'CLIENT_SCOPE', clientKeys) : [];
+      const shared = everything || sharedKeys ? store.attributes(request.device.id, 'SHARED_SCOPE', sharedKeys) : [];
+      // Empty groups are left out, as ThingsBoard does.
+      let body = '{';
+      if (client.length > 0) body += `"client":${entriesJson(client)}`;
+      if (shared.length > 0) body += `${client.length > 0 ? ',' : ''}"shared":${entriesJson(shared)}`;
+      return sendJsonText(reply, 200, `${body}}`);
     },
 
     subscribeAttributes(request, reply) {

@@ -16,7 +16,8 @@ export function rpcHandlers({ config, polls, rpc, rules }: ServerContext): Handl
 
     async postRpcReply(request, reply) {
       const { requestId } = request.params as { requestId: number };
-      await rpc.reply(request.device.id, requestId, JSON.stringify(request.body));
+      // Passed on as the bytes the device sent (ThingsBoard keeps the reply text).
+      await rpc.reply(request.device.id, requestId, request.rawBody!);
       return reply.code(200).send();
     },
 

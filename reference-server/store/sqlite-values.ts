@@ -1,5 +1,7 @@
 // Typed values <-> SQLite cells. The type tag says how to read the untyped value column back.
-import type { JsonValue, KvEntry, ValueType } from './types.js';
+// LONGs beyond 2^53 are kept as their digits (text), JSON values as their text: nothing in a
+// value passes through a double that was not one.
+import type { KvEntry, KvValue, ValueType } from './types.js';
 
 export interface KvRow {
   key: string;
@@ -12,24 +14,16 @@ export function toCell(entry: KvEntry): unknown {
   switch (entry.type) {
     case 'BOOLEAN':
       return entry.value ? 1 : 0;
-    case 'JSON':
-      return JSON.stringify(entry.value);
+    case 'LONG':
+      return typeof entry.value === 'bigint' ? entry.value.toString() : entry.value;
     default:
       return entry.value;
   }
 }
 
 export function fromRow(row: KvRow): KvEntry {
-  let value: JsonValue;
-  switch (row.type) {
-    case 'BOOLEAN':
-      value = row.value === 1;
-      break;
-    case 'JSON':
-      value = JSON.parse(row.value as string) as JsonValue;
-      break;
-    default:
-      value = row.value as JsonValue;
-  }
+  let value = row.value as KvValue;
+  if (row.type === 'BOOLEAN') value = row.value === 1;
+  else if (row.type === 'LONG' && typeof value === 'string') value = BigInt(value);
   return { key: row.key, ts: row.ts, type: row.type, value };
 }

@@ -8,12 +8,17 @@ export type JsonObject = { [key: string]: JsonValue };
 export type Scope = 'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE';
 export type ValueType = 'BOOLEAN' | 'LONG' | 'DOUBLE' | 'STRING' | 'JSON';
 
+/**
+ * A typed value: BOOLEAN boolean; LONG number, or bigint beyond 2^53 (exact over the signed 64-bit
+ * range); DOUBLE number; STRING string; JSON its compact text with the numbers as sent.
+ */
+export type KvValue = boolean | number | bigint | string;
+
 /** One typed key-value data point (telemetry) or attribute (ts = lastUpdateTs). */
 export interface KvEntry {
   key: string;
   type: ValueType;
-  /** JSON values are kept parsed. */
-  value: JsonValue;
+  value: KvValue;
   ts: number;
 }
 

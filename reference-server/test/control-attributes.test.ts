@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, stopTestServer, type TestServer } from './helpers.js';
 import { startAdminServer, UNKNOWN_ID as UNKNOWN, newDeviceVia, openPolls, type Api } from './control-helpers.js';
-import { javaDouble } from '../control-api/telemetry.js';
+import { javaDouble } from '../kv-json.js';
 
 let server: TestServer;
 let api: Api;
