@@ -49,6 +49,37 @@ export function mediaTypeIs(expected: string): Check {
   return (r) => (r.mediaType === expected ? undefined : { check: 'mediaTypeIs', expected, actual: r.headers['content-type'] ?? '(none)' });
 }
 
+/** The body is exactly this text (bytes passed on unchanged; a JSON compare cannot tell 1.0 from 1). */
+export function bodyTextIs(expected: string): Check {
+  return (r) => (r.text === expected ? undefined : { check: 'bodyTextIs', expected, actual: r.text.slice(0, 300) });
+}
+
+const JSON_SPACE = ' \n\r\t';
+
+/** The number after `"key":` in the raw body text, e.g. "42.0"; undefined when there is none. */
+function numberTextOf(text: string, key: string): string | undefined {
+  const marker = JSON.stringify(key);
+  for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) {
+    let i = at + marker.length;
+    while (JSON_SPACE.includes(text[i])) i++;
+    if (text[i] !== ':') continue;
+    i++;
+    while (JSON_SPACE.includes(text[i])) i++;
+    let end = i;
+    while (end < text.length && '-+.0123456789eE'.includes(text[end])) end++;
+    return end > i ? text.slice(i, end) : undefined;
+  }
+  return undefined;
+}
+
+/** The raw body gives `key` this number text: 42.0 must read back as 42.0, not 42. */
+export function numberTextIs(key: string, expected: string): Check {
+  return (r) => {
+    const actual = numberTextOf(r.text, key);
+    return actual === expected ? undefined : { check: 'numberTextIs', expected: `"${key}":${expected}`, actual: actual === undefined ? r.text.slice(0, 200) : `"${key}":${actual}` };
+  };
+}
+
 export function bodyEquals(expected: unknown): Check {
   return (r) => (deepEqual(r.json, expected) ? undefined : { check: 'bodyEquals', expected, actual: r.json ?? r.text });
 }

@@ -1,8 +1,8 @@
 // Operation 3: GET /api/v1/{token}/attributes?clientKeys=..&sharedKeys=..
 import type { Case, CaseRun, Failure } from '../case.js';
 import type { Reply } from '../client.js';
-import { bodyEquals, bodyHasEntries, bodyLacksKeys, checkAll, isObject, should, statusIs, statusIsSuccess } from '../checks.js';
-import { json, op } from './kit.js';
+import { bodyEquals, bodyHasEntries, bodyLacksKeys, checkAll, isObject, numberTextIs, should, statusIs, statusIsSuccess } from '../checks.js';
+import { json, op, raw } from './kit.js';
 
 const CLIENT = { c1: 'one', c2: 2, c3: { deep: [1, { x: true }] } };
 const SHARED = { s1: 'uno', s2: 2.5, s3: true };
@@ -30,6 +30,26 @@ function notReported(reply: Reply, keys: string[]): Failure | undefined {
   const topLevel = keys.filter((k) => k in body);
   const all = [...leaks, ...topLevel];
   return all.length ? { check: 'missingKeysNotReported', expected: `none of ${keys.join(', ')}`, actual: all } : undefined;
+}
+
+/**
+ * Uploads client attributes as JSON text (a JavaScript value cannot hold 42.0) and reads them back;
+ * the checks look at the response text, where 42.0 and 42 differ.
+ */
+function numberCase(c: Omit<Case, 'run' | 'devices' | 'severity'> & { sent: string; checks: (r: Reply) => (Failure | undefined)[] }): Case {
+  return {
+    id: c.id,
+    title: c.title,
+    requirement: c.requirement,
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      t.expect(statusIsSuccess()(await t.device(op.postAttributes(d.token, raw(c.sent)))));
+      const reply = await t.device(op.getAttributes(d.token, 'clientKeys=' + Object.keys(JSON.parse(c.sent) as object).join(',')));
+      t.expect(statusIs(200)(reply), ...c.checks(reply));
+    },
+  };
 }
 
 function readCase(c: Omit<Case, 'run' | 'devices'> & { query: string; checks: (r: Reply) => (Failure | undefined)[] }): Case {
@@ -137,4 +157,30 @@ export const attributeReadCases: Case[] = [
       t.expect(...checkAll(await t.device(op.getAttributes(t.devices[0].token)), statusIs(200), bodyEquals({})));
     },
   },
+  numberCase({
+    id: '3.6.7',
+    title: 'a double sent as 42.0 reads back as 42.0',
+    requirement: 'ThingsBoard keeps 42.0 a DOUBLE and prints it as 42.0 (msa HttpClientTest#getAttributes compares JSON nodes, where 42.0 and 42 differ).',
+    sent: '{"dbl":42.0,"half":0.5}',
+    checks: (r) => [numberTextIs('dbl', '42.0')(r), numberTextIs('half', '0.5')(r)],
+  }),
+  numberCase({
+    id: '3.6.8',
+    title: 'integers keep every digit in the signed 64-bit range; beyond it they are strings',
+    requirement: 'ThingsBoard stores integral numbers as LONG (every digit of the signed 64-bit range) and, beyond it, as a STRING of the digits as sent (JsonConverter).',
+    sent: '{"max":9223372036854775807,"min":-9223372036854775808,"odd":9007199254740993,"huge":12345678901234567890}',
+    checks: (r) => [
+      numberTextIs('max', '9223372036854775807')(r),
+      numberTextIs('min', '-9223372036854775808')(r),
+      numberTextIs('odd', '9007199254740993')(r),
+      bodyHasEntries({ huge: '12345678901234567890' }, 'client')(r),
+    ],
+  }),
+  numberCase({
+    id: '3.6.9',
+    title: 'numeric strings become numbers: "1.0" the double 1.0, "007" the long 7',
+    requirement: 'With type casting on (ThingsBoard\'s default), a string NumberUtils.isParsable accepts is stored as a number typed by its text.',
+    sent: '{"castDouble":"1.0","castLong":"007","notNumber":"1."}',
+    checks: (r) => [numberTextIs('castDouble', '1.0')(r), numberTextIs('castLong', '7')(r), bodyHasEntries({ notNumber: '1.' }, 'client')(r)],
+  }),
 ];

@@ -1,6 +1,6 @@
 // Operation 4: GET /api/v1/{token}/attributes/updates?timeout=.. (long poll for shared changes).
 import type { Case, Failure } from '../case.js';
-import { bodyEquals, bodyHasEntries, bodyIsEmpty, bodyLacksKeys, checkAll, statusIs, statusIsSuccess } from '../checks.js';
+import { bodyEquals, bodyHasEntries, bodyIsEmpty, bodyLacksKeys, checkAll, numberTextIs, statusIs, statusIsSuccess } from '../checks.js';
 import { changeDuringPoll, DELIVERY_TIMEOUT_MS, json, notBeforeChange, op, QUIET_TIMEOUT_MS, startPoll, unanswered, type PollResult } from './kit.js';
 import { invalidInput } from './patterns.js';
 
@@ -100,4 +100,19 @@ export const attributeUpdateCases: Case[] = [
     requirement: 'timeout is an integer in milliseconds; an invalid request parameter is 400 (specification, Limits and Errors).',
     request: (k) => op.attributeUpdates(k, 'soon'),
   }),
+  {
+    id: '4.6.5',
+    title: 'a double set as 42.0 is pushed as 42.0, and a long with every digit',
+    requirement: 'ThingsBoard keeps 42.0 a DOUBLE and pushes it as 42.0; longs keep every digit (CoAP attribute update tests compare JSON nodes, where 42.0 and 42 differ).',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const result = await changeDuringPoll(t, op.attributeUpdates(d.token, DELIVERY_TIMEOUT_MS), (attempt) =>
+        t.control.setAttributes(d.id, 'SHARED_SCOPE', `{"setPoint":42.0,"serial":9007199254740993,"attempt":${attempt}}`),
+      );
+      if (!result.reply) return t.expect(unanswered(result, 'a poll during a change'));
+      t.expect(notBeforeChange(result), ...checkAll(result.reply, statusIs(200), numberTextIs('setPoint', '42.0'), numberTextIs('serial', '9007199254740993')));
+    },
+  },
 ];

@@ -1,8 +1,8 @@
 // Operation 6: POST /api/v1/{token}/rpc/{id} (the device's reply to a server-side command).
 import type { Case, CaseRun, Failure } from '../case.js';
-import { bodyEquals, bodyIsEmpty, checkAll, noting, should, statusIs, statusIsSuccess } from '../checks.js';
+import { bodyEquals, bodyIsEmpty, bodyTextIs, checkAll, noting, should, statusIs, statusIsSuccess, type Check } from '../checks.js';
 import { commandDuringPoll, deliveredCommand } from './05-rpc-poll.js';
-import { json, op, raw } from './kit.js';
+import { json, op, raw, type Body } from './kit.js';
 import { invalidInput } from './patterns.js';
 
 /** ThingsBoard's default payload limit for /api/v1/*\/rpc/**. */
@@ -14,22 +14,23 @@ export function jsonOfSize(bytes: number): string {
   return `{"pad":"${'x'.repeat(bytes - frame.length)}"}`;
 }
 
+const REPLY = { result: 'ok', temperature: 21.5, list: [1, 'two', null] };
+
 /** Command → poll → reply with the id delivered → the REST caller gets the reply. */
-async function roundTrip(t: CaseRun, version: 1 | 2): Promise<(Failure | undefined)[]> {
+async function roundTrip(t: CaseRun, version: 1 | 2, reply: Body = json(REPLY), arrived: Check = bodyEquals(REPLY)): Promise<(Failure | undefined)[]> {
   const [d] = t.devices;
   const command = { method: 'getState', params: { want: ['temperature'] } };
-  const reply = { result: 'ok', temperature: 21.5, list: [1, 'two', null] };
   const result = await commandDuringPoll(t, d, command, 'twoway', version);
   const delivered = deliveredCommand(result, command);
   if (!result.reply || delivered.some(Boolean)) return delivered;
   const id = (result.reply.json as { id: number | string }).id;
-  const answer = await t.device(op.rpcReply(d.token, id, json(reply)));
+  const answer = await t.device(op.rpcReply(d.token, id, reply));
   const rest = await result.rest;
   const lost = `the REST caller (sendRpcV${version}) did not get the device's reply`;
   return [
     statusIsSuccess()(answer),
     ...checkAll(answer, should(statusIs(200)), should(bodyIsEmpty())),
-    ...checkAll(rest, noting(lost, statusIs(200)), noting(lost, bodyEquals(reply))),
+    ...checkAll(rest, noting(lost, statusIs(200)), noting(lost, arrived)),
   ];
 }
 
@@ -98,5 +99,15 @@ export const rpcReplyCases: Case[] = [
     thingsboard: 'ThingsBoard passes the reply on unparsed (200) and its REST caller gets 406',
     request: (k) => op.rpcReply(k, 1, raw('{"result": ok}')),
   }),
+  {
+    id: '6.6.4',
+    title: 'the reply reaches the REST caller unchanged: 1.0 stays 1.0, big integers keep every digit',
+    requirement: 'ThingsBoard passes the device\'s reply on as JSON text (AbstractRpcController.reply), so {"v":12345678901234567890,"d":1.0} arrives unchanged.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const reply = '{"v":12345678901234567890,"d":1.0}';
+      t.expect(...(await roundTrip(t, 1, raw(reply), bodyTextIs(reply))));
+    },
+  },
 ];
-

@@ -63,8 +63,10 @@ export function deviceApi(ctx: ControlContext) {
     return bodyOf<{ credentialsId: string }>(reply, 'the credentials').credentialsId;
   }
 
-  function setAttributes(id: string, scope: 'SHARED_SCOPE' | 'SERVER_SCOPE', values: Record<string, unknown>): Promise<Reply> {
-    return call(ctx, 'saveDeviceAttributes', { method: 'POST', path: `${telemetry(id)}/attributes/${scope}`, json: values });
+  /** A string is sent as it is: JSON text keeps what a JavaScript value cannot (42.0, 9007199254740993). */
+  function setAttributes(id: string, scope: 'SHARED_SCOPE' | 'SERVER_SCOPE', values: Record<string, unknown> | string): Promise<Reply> {
+    const path = `${telemetry(id)}/attributes/${scope}`;
+    return call(ctx, 'saveDeviceAttributes', typeof values === 'string' ? { method: 'POST', path, body: values } : { method: 'POST', path, json: values });
   }
 
   function deleteAttributes(id: string, scope: Scope, keys: string[]): Promise<Reply> {

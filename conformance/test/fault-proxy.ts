@@ -24,8 +24,10 @@ export interface FaultContext {
 
 export interface Fault {
   name: string;
-  /** Case ids that must fail (at MUST level) with this fault. */
+  /** Case ids that must fail (at MUST level, or SHOULD with `strict`) with this fault. */
   caught: string[];
+  /** The catching cases are SHOULD (ThingsBoard behaviour): the suite runs with --strict. */
+  strict?: boolean;
   /** Rewrite the request, or answer it without the server. */
   request?(req: ProxyRequest, ctx: FaultContext): ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>;
   /** Rewrite the server's answer. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../reference-server/server.js';
 import { startFaultProxy, type Fault } from './fault-proxy.js';
 import { faults } from './faults.js';
-import { mustFailures, notPassing, runSuite } from './suite-run.js';
+import { mustFailures, notPassing, runSuite, strictFailures } from './suite-run.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ afterAll(async () => {
 async function throughProxy(fault?: Fault) {
   const proxy = await startFaultProxy(server.httpUrl, fault);
   try {
-    return await runSuite({ target: proxy.url });
+    return await runSuite({ target: proxy.url, strict: fault?.strict });
   } finally {
     await proxy.close();
   }
@@ -39,7 +39,7 @@ describe('the fault-injecting proxy', () => {
     it(`is caught: ${fault.name} (${fault.caught.join(', ')})`, async () => {
       const run = await throughProxy(fault);
       expect(run.exitCode).toBe(1);
-      expect(mustFailures(run.records)).toEqual(expect.arrayContaining(fault.caught));
+      expect((fault.strict ? strictFailures : mustFailures)(run.records)).toEqual(expect.arrayContaining(fault.caught));
     }, 60_000);
   }
 });

@@ -190,6 +190,26 @@ export function faults(): Fault[] {
       request: (req) => (RPC_POLL.test(req.url) && req.method === 'POST' ? rewriteJson(req, (b) => (isObject(b) ? { ...b, params: {} } : b)) : req),
     },
     {
+      name: 'doubles printed without their fraction (42.0 as 42)',
+      caught: ['3.6.7', '3.6.9', '4.6.5'],
+      strict: true,
+      response: (req, res) => (ATTRIBUTES.test(req.url) || UPDATES.test(req.url)) && req.method === 'GET' && res.status === 200
+        ? { ...res, body: Buffer.from(res.body.toString('utf8').replace(/(\d)\.0+(?=[,}\]])/g, '$1')) }
+        : res,
+    },
+    {
+      name: 'attribute reads passed through JavaScript numbers (big integers rounded)',
+      caught: ['3.6.7', '3.6.8'],
+      strict: true,
+      response: (req, res) => (ATTRIBUTES.test(req.url) && req.method === 'GET' && res.status === 200 ? withJson(res, jsonOf(res.body)) : res),
+    },
+    {
+      name: 'the RPC reply re-serialised on its way to the REST caller',
+      caught: ['6.6.4'],
+      strict: true,
+      request: (req) => (RPC_REPLY.test(req.url) && req.method === 'POST' ? rewriteJson(req, (b) => b) : req),
+    },
+    {
       name: 'an unknown path answered 200',
       caught: ['1.4.1', '1.4.2', '1.4.3'],
       response: (req, res) => (res.status === 404 && /^\/api\/v\d+\//.test(req.url) ? { status: 200, headers: {}, body: Buffer.alloc(0) } : res),

@@ -30,6 +30,11 @@ export function mustFailures(records: CaseRecord[]): string[] {
   return records.filter((r) => (r.outcome === 'fail' && r.failedSeverity === 'MUST') || r.outcome === 'error').map((r) => r.id);
 }
 
+/** Ids of the cases that failed at MUST or SHOULD level (or errored): what --strict counts. */
+export function strictFailures(records: CaseRecord[]): string[] {
+  return records.filter((r) => (r.outcome === 'fail' && r.failedSeverity !== 'INFO') || r.outcome === 'error').map((r) => r.id);
+}
+
 /** Ids and reasons of MUST and SHOULD cases that did not pass, for readable assertion messages. */
 export function notPassing(records: CaseRecord[]): string[] {
   return records
