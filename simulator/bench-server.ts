@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import Fastify from 'fastify';
 import { forkModule } from './child.js';
+import type { ServerMemory } from './bench-polls.js';
 
 export type BenchServerKind = 'reference' | 'baseline';
 
@@ -14,20 +15,45 @@ export interface BenchServer {
   url: string;
   /** A device token valid on this server. */
   token: string;
+  /** Resident memory after a full GC, and the attribute polls held open. */
+  memory(): Promise<ServerMemory>;
   close(): Promise<void>;
 }
 
-type FromBenchServer = { type: 'listening'; url: string; token: string } | { type: 'error'; message: string };
+type FromBenchServer =
+  | { type: 'listening'; url: string; token: string }
+  | { type: 'error'; message: string }
+  | ({ type: 'memory' } & ServerMemory);
+
+interface ChildServer {
+  url: string;
+  token: string;
+  openPolls(): number;
+  close(): Promise<void>;
+}
 
 export function startBenchServer(kind: BenchServerKind): Promise<BenchServer> {
-  const child: ChildProcess = forkModule(import.meta.url, ['--dhi-bench-server', kind]);
+  // --expose-gc: memory is read after a full collection, so that garbage does not count as cost.
+  const child: ChildProcess = forkModule(import.meta.url, ['--dhi-bench-server', kind], ['--expose-gc']);
+  const memory = () =>
+    new Promise<ServerMemory>((resolve) => {
+      const onMessage = (message: FromBenchServer) => {
+        if (message.type !== 'memory') return;
+        child.off('message', onMessage);
+        resolve({ rssBytes: message.rssBytes, openPolls: message.openPolls });
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'memory' });
+    });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the ${kind} bench server exited with code ${code}`)));
     child.once('message', (message: FromBenchServer) => {
       if (message.type === 'error') return reject(new Error(`the ${kind} bench server failed: ${message.message}`));
+      if (message.type !== 'listening') return;
       resolve({
         url: message.url,
         token: message.token,
+        memory,
         close: () =>
           new Promise<void>((done) => {
             child.removeAllListeners('exit');
@@ -39,7 +65,7 @@ export function startBenchServer(kind: BenchServerKind): Promise<BenchServer> {
   });
 }
 
-async function referenceServer(): Promise<{ url: string; token: string; close: () => Promise<void> }> {
+async function referenceServer(): Promise<ChildServer> {
   const { startServer } = await import('../reference-server/server.js');
   const { newDevice } = await import('../reference-server/device-records.js');
   const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
@@ -51,6 +77,7 @@ async function referenceServer(): Promise<{ url: string; token: string; close: (
   return {
     url: server.httpUrl,
     token: device.token,
+    openPolls: () => ctx.polls.size().attributes,
     close: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
@@ -59,7 +86,7 @@ async function referenceServer(): Promise<{ url: string; token: string; close: (
 }
 
 /** The same routes with nothing behind them: what Fastify alone costs on this machine. */
-async function baselineServer(): Promise<{ url: string; token: string; close: () => Promise<void> }> {
+async function baselineServer(): Promise<ChildServer> {
   const app = Fastify({ logger: false });
   app.post('/api/v1/:token/telemetry', async (_request, reply) => reply.code(200).send());
   app.get('/api/v1/:token/attributes', async () => ({}));
@@ -67,13 +94,18 @@ async function baselineServer(): Promise<{ url: string; token: string; close: ()
     setTimeout(() => reply.code(408).send(), 1);
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  return { url, token: 'baseline', close: () => app.close() };
+  return { url, token: 'baseline', openPolls: () => 0, close: () => app.close() };
 }
 
 async function runChild(kind: BenchServerKind): Promise<void> {
   try {
     const server = kind === 'reference' ? await referenceServer() : await baselineServer();
     process.send?.({ type: 'listening', url: server.url, token: server.token } satisfies FromBenchServer);
+    process.on('message', (message: { type: string }) => {
+      if (message.type !== 'memory') return;
+      (globalThis as { gc?: () => void }).gc?.();
+      process.send?.({ type: 'memory', rssBytes: process.memoryUsage().rss, openPolls: server.openPolls() } satisfies FromBenchServer);
+    });
     const stop = () => void server.close().finally(() => process.exit(0));
     process.once('SIGTERM', stop);
     process.once('disconnect', stop);

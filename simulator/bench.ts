@@ -1,5 +1,6 @@
 // `dhi bench`: autocannon against chosen hot paths of a reference server (started in a child
-// process, or at --target), and with --baseline against a bare Fastify route in the same run.
+// process, or at --target), and with --baseline against a bare Fastify route in the same run, the
+// two alternating for --rounds rounds (median kept); --hold-polls measures open long polls.
 // Results go to reports/bench/<timestamp>.json. Speed is measured here, never asserted in tests.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -8,6 +9,7 @@ import autocannon from 'autocannon';
 import { createControl } from './control.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
+import { holdPolls, type PollFigures } from './bench-polls.js';
 
 export type BenchOp = 'telemetry' | 'attributes' | 'longpoll';
 const OPS: readonly BenchOp[] = ['telemetry', 'attributes', 'longpoll'];
@@ -19,6 +21,10 @@ export interface BenchOptions {
   connections: number;
   pipelining: number;
   baseline: boolean;
+  /** Alternating rounds per side with --baseline; the median round counts. */
+  rounds: number;
+  /** Open long polls to hold on the reference server while telemetry is measured (0: none). */
+  holdPolls: number;
   username: string;
   password: string;
   token?: string;
@@ -82,6 +88,13 @@ async function tokenFor(options: BenchOptions, t: Templates): Promise<string> {
   }
 }
 
+/** The run with the median rate: one noisy round does not decide. */
+export function medianRun(runs: BenchFigures[]): BenchFigures {
+  return [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)];
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
 export async function runBench(options: BenchOptions): Promise<void> {
   let ops: BenchOp[];
   try {
@@ -94,36 +107,59 @@ export async function runBench(options: BenchOptions): Promise<void> {
   const templates = await loadTemplates();
   const started = new Date();
   const servers: BenchServer[] = [];
-  const results: Record<string, BenchFigures> = {};
-  const baseline: Record<string, BenchFigures> = {};
+  // With --baseline the two servers alternate, round after round, so that a slow spell of the
+  // machine hits both; each side's median round is kept.
+  const rounds = options.baseline ? options.rounds : 1;
+  const runs: Record<string, { reference: BenchFigures[]; baseline: BenchFigures[] }> = {};
+  let polls: (PollFigures & { telemetry: BenchFigures }) | undefined;
   try {
     let url: string;
     let token: string;
+    let reference: BenchServer | undefined;
     if (options.target) {
       url = options.target;
       token = await tokenFor(options, templates);
     } else {
-      const server = await startBenchServer('reference');
-      servers.push(server);
-      ({ url, token } = server);
+      reference = await startBenchServer('reference');
+      servers.push(reference);
+      ({ url, token } = reference);
     }
+    const bare = options.baseline ? await startBenchServer('baseline') : undefined;
+    if (bare) servers.push(bare);
     for (const op of ops) {
-      console.log(`bench ${op}: ${url} (${options.connections} connections, ${options.duration / 1000}s)`);
-      results[op] = await cannon(url, op, templates, token, options);
+      runs[op] = { reference: [], baseline: [] };
+      for (let round = 1; round <= rounds; round++) {
+        const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+        console.log(`bench ${op}: ${url} (${options.connections} connections, ${options.duration / 1000}s)${of}`);
+        runs[op].reference.push(await cannon(url, op, templates, token, options));
+        if (!bare) continue;
+        console.log(`bench ${op}: bare Fastify baseline ${bare.url}${of}`);
+        runs[op].baseline.push(await cannon(bare.url, op, templates, bare.token, options));
+      }
     }
-    if (options.baseline) {
-      const bare = await startBenchServer('baseline');
-      servers.push(bare);
-      for (const op of ops) {
-        console.log(`bench ${op}: bare Fastify baseline ${bare.url}`);
-        baseline[op] = await cannon(bare.url, op, templates, bare.token, options);
+    if (options.holdPolls > 0) {
+      if (!reference) throw new Error('--hold-polls measures the reference server that dhi bench starts; leave out --target');
+      console.log(`bench: holding ${options.holdPolls} attribute polls open on ${url}`);
+      const held = await holdPolls(url, token, options.holdPolls, reference.memory);
+      try {
+        console.log(`bench telemetry: ${url} while ${held.figures.open} polls are open`);
+        polls = { ...held.figures, telemetry: await cannon(url, 'telemetry', templates, token, options) };
+      } finally {
+        held.release();
       }
     }
   } finally {
     await Promise.all(servers.map((s) => s.close()));
   }
+  const results: Record<string, BenchFigures> = {};
+  const baseline: Record<string, BenchFigures> = {};
   const ratio: Record<string, number> = {};
-  for (const op of Object.keys(baseline)) ratio[op] = Math.round((results[op].requestsPerSecond / Math.max(1, baseline[op].requestsPerSecond)) * 1000) / 1000;
+  for (const op of ops) {
+    results[op] = medianRun(runs[op].reference);
+    if (!options.baseline) continue;
+    baseline[op] = medianRun(runs[op].baseline);
+    ratio[op] = round3(results[op].requestsPerSecond / Math.max(1, baseline[op].requestsPerSecond));
+  }
   const report = {
     tool: 'dhi bench',
     startedAt: started.toISOString(),
@@ -133,9 +169,14 @@ export async function runBench(options: BenchOptions): Promise<void> {
     connections: options.connections,
     pipelining: options.pipelining,
     durationMs: options.duration,
+    rounds,
     results,
     baseline: options.baseline ? baseline : undefined,
     ratio: options.baseline ? ratio : undefined,
+    roundsRequestsPerSecond: options.baseline
+      ? Object.fromEntries(ops.map((op) => [op, { reference: runs[op].reference.map((r) => r.requestsPerSecond), baseline: runs[op].baseline.map((r) => r.requestsPerSecond) }]))
+      : undefined,
+    heldPolls: polls,
   };
   mkdirSync(options.reportDir, { recursive: true });
   const file = join(options.reportDir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
@@ -145,7 +186,12 @@ export async function runBench(options: BenchOptions): Promise<void> {
     const b = baseline[op];
     const non2xx = op === 'longpoll' ? `408 ${r.non2xx} (expected)` : `non-2xx ${r.non2xx}`;
     const line = `${op.padEnd(10)} ${String(r.requestsPerSecond).padStart(7)} req/s  p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${non2xx}  errors ${r.errors}`;
-    console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ratio ${ratio[op]}` : line);
+    const median = rounds > 1 ? `median of ${rounds} alternating rounds: ` : '';
+    console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${ratio[op]}` : line);
+  }
+  if (polls) {
+    const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
+    console.log(`held polls ${polls.open}: RSS ${mb(polls.rssIdleBytes)} MB idle, ${mb(polls.rssHoldingBytes)} MB holding, ${(polls.bytesPerPoll / 1024).toFixed(1)} KB per poll; telemetry meanwhile ${polls.telemetry.requestsPerSecond} req/s, p99 ${polls.telemetry.latencyMs.p99} ms`);
   }
   console.log(`results: ${file}`);
 }

@@ -3,14 +3,14 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { parseOps, runBench } from '../bench.js';
+import { medianRun, parseOps, runBench, type BenchFigures } from '../bench.js';
 
 describe('dhi bench', () => {
   it('runs an operation against a reference server and a bare Fastify baseline, and writes the JSON', async () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
-      await runBench({ ops: 'telemetry', duration: 1000, connections: 4, pipelining: 1, baseline: true, username: 'tenant@thingsboard.org', password: 'tenant', reportDir });
+      await runBench({ ops: 'telemetry', duration: 1000, connections: 4, pipelining: 1, baseline: true, rounds: 3, holdPolls: 50, username: 'tenant@thingsboard.org', password: 'tenant', reportDir });
     } finally {
       log.mockRestore();
     }
@@ -21,6 +21,19 @@ describe('dhi bench', () => {
     expect(report.results.telemetry.errors).toBe(0);
     expect(report.baseline.telemetry.total).toBeGreaterThan(0);
     expect(report.ratio.telemetry).toBeGreaterThan(0);
+    // Three alternating rounds per side; the figures kept are the median round's.
+    expect(report.roundsRequestsPerSecond.telemetry.reference).toHaveLength(3);
+    expect(report.roundsRequestsPerSecond.telemetry.baseline).toHaveLength(3);
+    expect([...report.roundsRequestsPerSecond.telemetry.reference].sort((a: number, b: number) => a - b)[1]).toBe(report.results.telemetry.requestsPerSecond);
+    // The held polls were all open on the server while telemetry was measured.
+    expect(report.heldPolls.open).toBe(50);
+    expect(report.heldPolls.rssHoldingBytes).toBeGreaterThan(0);
+    expect(report.heldPolls.telemetry.total).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('takes the median round', () => {
+    const run = (requestsPerSecond: number) => ({ requestsPerSecond }) as BenchFigures;
+    expect(medianRun([run(5), run(9), run(7)]).requestsPerSecond).toBe(7);
   });
 
   it('refuses an unknown operation by name', () => {
