@@ -1,6 +1,7 @@
 // Server-side RPC: a command is stored QUEUED, handed to exactly one RPC poll of its device (now,
-// or at the device's next poll), and ends SUCCESSFUL (reply, or one-way delivery), TIMEOUT
-// (delivered, not answered) or EXPIRED (never delivered). Whoever issued it (the control API)
+// or at the device's next poll), and ends SUCCESSFUL (a two-way reply), DELIVERED (a one-way command
+// handed over: ThingsBoard's DeviceActorMessageProcessor saves that status), TIMEOUT (delivered, not
+// answered) or EXPIRED (never delivered). Whoever issued it (the control API)
 // awaits the outcome.
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
@@ -101,7 +102,7 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
     entry.delivered = true;
     const { rpc } = entry;
     reply.code(200).send({ id: rpc.requestId, method: rpc.method, params: rpc.params });
-    if (rpc.oneway) finish(entry, 'SUCCESSFUL', { kind: 'delivered' });
+    if (rpc.oneway) finish(entry, 'DELIVERED', { kind: 'delivered' });
     else void store.write(() => store.updateRpc(rpc.id, { status: 'DELIVERED' }));
   }
 

@@ -3,7 +3,7 @@
 // (no numeric-string casting: that is a device transport setting).
 import { appendEntries } from '../kv-values.js';
 import { badRequest } from '../errors.js';
-import { deviceOr404 } from './entities.js';
+import { validatedDevice } from './entities.js';
 import type { ServerContext } from '../context.js';
 import { sendJsonText, type Handler, type Handlers } from '../handler.js';
 import { attributeListJson } from '../kv-json.js';
@@ -20,7 +20,7 @@ export const splitKeys = (keys: string | undefined): string[] | undefined =>
 export function attributeHandlers({ store, attributes }: ServerContext): Handlers {
   const save: Handler = async (request, reply) => {
     const { deviceId, scope } = request.params as DevicePath;
-    deviceOr404(store, deviceId);
+    validatedDevice(store, deviceId);
     const entries: KvEntry[] = [];
     appendEntries(request.body as Record<string, unknown>, Date.now(), false, entries);
     if (entries.length === 0) throw badRequest('No attributes data found in request body!');
@@ -35,7 +35,7 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
 
     async deleteDeviceAttributes(request, reply) {
       const { deviceId, scope } = request.params as DevicePath;
-      deviceOr404(store, deviceId);
+      validatedDevice(store, deviceId);
       const keys = splitKeys((request.query as { keys: string }).keys) ?? [];
       if (keys.length === 0) throw badRequest('Empty keys: keys');
       await attributes.remove(deviceId, scope, keys);
@@ -44,7 +44,7 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
 
     getDeviceAttributes(request, reply) {
       const { deviceId, scope } = request.params as DevicePath;
-      deviceOr404(store, deviceId);
+      validatedDevice(store, deviceId);
       const keys = splitKeys((request.query as { keys?: string }).keys);
       const found = store.attributes(deviceId, scope, keys?.length ? keys : undefined);
       return sendJsonText(reply, 200, attributeListJson(found));

@@ -1,12 +1,12 @@
 // Devices (ThingsBoard DeviceController): create or update, read, find by name, list, delete, and
 // their access-token credentials. Package assignment goes through ota-assignment.ts.
-import { newDevice } from '../device-records.js';
+import { accessToken, newDevice, newProfile } from '../device-records.js';
 import { badRequest, notFound } from '../errors.js';
-import { deviceJson, deviceOr404, entityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
+import { credentialsJson, deviceJson, deviceOr404, pageData, pageQuery, refId, type EntityId } from './entities.js';
 import { OTA_FIELD, OTA_TYPES, type OtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { DeviceRecord, JsonObject, OtaType, Store } from '../store/types.js';
+import type { DeviceRecord, JsonObject, OtaType, ProfileRecord, Store } from '../store/types.js';
 
 interface DeviceInput {
   id?: EntityId;
@@ -31,21 +31,43 @@ export function checkPackage(store: Store, packageId: string | null, type: OtaTy
   if (ota.profileId && ota.profileId !== profileId) throw badRequest(`Can't assign ${what} with different deviceProfile!`);
 }
 
+/**
+ * DeviceServiceImpl: `deviceProfileId` names the profile; without it `type` does (the profile of that
+ * name, created when missing), then the device's own profile, then the default one. The device's
+ * type is always its profile's name.
+ */
+function profileFor(store: Store, input: DeviceInput, before: DeviceRecord | undefined): ProfileRecord {
+  const profileId = refId(input.deviceProfileId);
+  if (profileId) {
+    const profile = store.profileById(profileId);
+    if (!profile) throw badRequest('Device is referencing to non-existent device profile!');
+    return profile;
+  }
+  if (input.type) {
+    const named = store.profileByName(input.type);
+    if (named) return named;
+    const created = newProfile(input.type);
+    store.insertProfile(created);
+    return created;
+  }
+  return (before && store.profileById(before.profileId)) ?? store.defaultProfile();
+}
+
 /** The checks and the write of one save, inside one transaction. */
 function save(store: Store, { input, token }: { input: DeviceInput; token?: string }) {
   const id = refId(input.id);
   const before = id ? store.deviceById(id) : undefined;
   if (id && !before) throw notFound(`Device with id [${id}] is not found`);
-  const profileId = refId(input.deviceProfileId) ?? before?.profileId ?? store.defaultProfile().id;
-  if (!store.profileById(profileId)) throw badRequest('Device is referencing to non-existent device profile!');
+  const profile = profileFor(store, input, before);
+  const profileId = profile.id;
   const customerId = input.customerId === undefined ? (before?.customerId ?? null) : refId(input.customerId);
   if (customerId && !store.customerById(customerId)) throw badRequest('Device is referencing to non-existent customer!');
   const named = store.deviceByName(input.name);
   if (named && named.id !== id) throw badRequest('Device with such name already exists!');
   const device: DeviceRecord = {
-    ...(before ?? newDevice({ name: input.name, profileId, token })),
+    ...(before ?? newDevice({ name: input.name, profileId, type: profile.name, credentials: accessToken(token) })),
     name: input.name,
-    type: input.type ?? before?.type ?? 'default',
+    type: profile.name,
     label: input.label === undefined ? (before?.label ?? null) : input.label,
     profileId,
     customerId,
@@ -57,10 +79,19 @@ function save(store: Store, { input, token }: { input: DeviceInput; token?: stri
   if (before) {
     store.updateDevice(device);
   } else {
-    if (store.deviceByToken(device.token)) throw badRequest('Device credentials are already assigned to another device!');
-    store.insertDevice(device);
+    insertDevice(store, device);
   }
   return { before, device };
+}
+
+/** Inserts a new device; a credentials id already in use is 400 (ThingsBoard's wording). */
+export function insertDevice(store: Store, device: DeviceRecord): void {
+  try {
+    store.insertDevice(device);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+    throw badRequest('Device credentials are already assigned to another device!');
+  }
 }
 
 export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers {
@@ -70,8 +101,9 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
 
   return {
     async saveDevice(request, reply) {
-      const { accessToken } = request.query as { accessToken?: string };
-      const { before, device } = await store.write(run, { input: request.body as DeviceInput, token: accessToken });
+      // An empty accessToken is a missing one: a token is generated (ThingsBoard's msa tests rely on it).
+      const { accessToken: token } = request.query as { accessToken?: string };
+      const { before, device } = await store.write(run, { input: request.body as DeviceInput, token: token || undefined });
       for (const type of OTA_TYPES) {
         await ota.apply(device.id, type, before ? ota.effective(before, type) : null, ota.effective(device, type));
       }
@@ -91,24 +123,18 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
 
     getDeviceCredentials(request, reply) {
       const device = found(request.params);
-      return reply.code(200).send({
-        createdTime: device.createdTime,
-        deviceId: entityId('DEVICE', device.id),
-        credentialsType: 'ACCESS_TOKEN',
-        credentialsId: device.token,
-        credentialsValue: null,
-      });
+      return reply.code(200).send(credentialsJson(device));
     },
 
     getTenantDevices(request, reply) {
-      const query = request.query as { deviceName?: string; textSearch?: string };
+      const query = request.query as { deviceName?: string; type?: string };
       if (query.deviceName !== undefined) {
         const device = store.deviceByName(query.deviceName);
         if (!device) throw notFound(`Device with name [${query.deviceName}] is not found`);
         return reply.code(200).send(deviceJson(device));
       }
-      const page = pageQuery(query);
-      return reply.code(200).send(pageData(store.listDevices(page.page, page.pageSize, query.textSearch), page, deviceJson));
+      const page = pageQuery(query, 'devices');
+      return reply.code(200).send(pageData(store.listDevices(page, { type: query.type || undefined }), page, deviceJson));
     },
   };
 }

@@ -1,6 +1,7 @@
 // ThingsBoard's entity shapes shared by the control API modules: entity ids, pages, devices.
-import { badRequest, notFound } from '../errors.js';
-import type { DeviceRecord, Page, Store } from '../store/types.js';
+import { ApiError, ErrorCode, badRequest, notFound } from '../errors.js';
+import { SORT_PROPERTIES, type ListName } from '../store/sort-properties.js';
+import type { DeviceRecord, ListQuery, Page, Store } from '../store/types.js';
 
 export type EntityType = 'DEVICE' | 'DEVICE_PROFILE' | 'CUSTOMER' | 'USER' | 'OTA_PACKAGE' | 'RPC' | 'TENANT';
 export interface EntityId {
@@ -20,20 +21,22 @@ export function refId(ref: EntityId | null | undefined): string | null {
   return ref && ref.id !== NULL_UUID ? ref.id : null;
 }
 
-export interface PageQuery {
-  page: number;
-  pageSize: number;
-}
-
-/** ThingsBoard requires pageSize on every list; page defaults to 0 (the schema's default). */
-export function pageQuery(query: unknown): PageQuery {
-  const { page = 0, pageSize } = query as { page?: number; pageSize?: number };
+/**
+ * ThingsBoard's PageLink from the query: pageSize is required on every list, page defaults to 0
+ * (the schema's default), and sortProperty must be one the list has (400 otherwise).
+ */
+export function pageQuery(query: unknown, list: ListName): ListQuery {
+  const { page = 0, pageSize, textSearch, sortProperty, sortOrder } = query as Partial<ListQuery>;
   if (pageSize === undefined) throw badRequest("Required request parameter 'pageSize' is not present");
-  return { page, pageSize };
+  const sorts: readonly string[] = SORT_PROPERTIES[list];
+  if (sortProperty !== undefined && sortProperty !== '' && !sorts.includes(sortProperty)) {
+    throw badRequest(`Invalid sortProperty '${sortProperty}': one of ${sorts.join(', ')}`);
+  }
+  return { page, pageSize, textSearch, sortProperty: sortProperty || undefined, sortOrder };
 }
 
 /** ThingsBoard's PageData: data, totalPages, totalElements, hasNext. */
-export function pageData<T, R>(result: Page<T>, { page, pageSize }: PageQuery, map: (item: T) => R) {
+export function pageData<T, R>(result: Page<T>, { page, pageSize }: ListQuery, map: (item: T) => R) {
   return {
     data: result.data.map(map),
     totalPages: Math.ceil(result.totalElements / pageSize),
@@ -51,6 +54,16 @@ export function orNotFound<T>(record: T | undefined, what: string, id: string): 
 export const deviceOr404 = (store: Store, deviceId: string): DeviceRecord =>
   orNotFound(store.deviceById(deviceId), 'Device', deviceId);
 
+/** AccessValidator's text: the 404 of the RPC and telemetry controllers is this bare text, not the error JSON. */
+export const DEVICE_NOT_FOUND = "Device with requested id wasn't found!";
+
+/** The device for the RPC and telemetry controllers, which check access through AccessValidator. */
+export function validatedDevice(store: Store, deviceId: string): DeviceRecord {
+  const device = store.deviceById(deviceId);
+  if (!device) throw new ApiError(404, ErrorCode.ITEM_NOT_FOUND, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND);
+  return device;
+}
+
 export function deviceJson(d: DeviceRecord) {
   return {
     id: entityId('DEVICE', d.id),
@@ -63,5 +76,16 @@ export function deviceJson(d: DeviceRecord) {
     firmwareId: optionalEntityId('OTA_PACKAGE', d.firmwareId),
     softwareId: optionalEntityId('OTA_PACKAGE', d.softwareId),
     additionalInfo: d.additionalInfo,
+  };
+}
+
+/** ThingsBoard's DeviceCredentials. */
+export function credentialsJson(d: DeviceRecord) {
+  return {
+    createdTime: d.createdTime,
+    deviceId: entityId('DEVICE', d.id),
+    credentialsType: d.credentialsType,
+    credentialsId: d.token,
+    credentialsValue: d.credentialsValue,
   };
 }

@@ -133,8 +133,8 @@ export function otaHandlers({ store }: ServerContext): Handlers {
     },
 
     getOtaPackages(request, reply) {
-      const page = pageQuery(request.query);
-      return reply.code(200).send(pageData(store.listOta(page.page, page.pageSize), page, otaJson));
+      const page = pageQuery(request.query, 'ota');
+      return reply.code(200).send(pageData(store.listOta(page), page, otaJson));
     },
 
     async deleteOtaPackage(request, reply) {

@@ -120,8 +120,8 @@ export function profileHandlers({ store }: ServerContext, ota: OtaAssignment): H
     },
 
     getDeviceProfiles(request, reply) {
-      const page = pageQuery(request.query);
-      return reply.code(200).send(pageData(store.listProfiles(page.page, page.pageSize), page, profileJson));
+      const page = pageQuery(request.query, 'profiles');
+      return reply.code(200).send(pageData(store.listProfiles(page), page, profileJson));
     },
   };
 }

@@ -2,9 +2,9 @@
 // persistent RPC API. The command's life is rpc-service.ts; this maps its outcome to HTTP:
 // two-way 200 with the reply (406 if not JSON), one-way 200 empty; v1 408 delivered-but-unanswered
 // and 409 never delivered, v2 504 for both; persistent 200 {rpcId} at once.
-import { ApiError, ErrorCode, notFound } from '../errors.js';
+import { ApiError, ErrorCode, badRequest, notFound } from '../errors.js';
 import { sendJsonText, type Handler, type Handlers } from '../handler.js';
-import { deviceOr404, entityId, pageData, pageQuery } from './entities.js';
+import { validatedDevice, entityId, pageData, pageQuery } from './entities.js';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
 import type { RpcOutcome } from '../rpc-service.js';
@@ -81,16 +81,16 @@ function rpcJson(rpc: RpcRecord) {
 }
 
 export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
-  const send = (version: Version): Handler => async (request, reply) => {
-    const { direction, deviceId } = request.params as { direction: 'oneway' | 'twoway'; deviceId: string };
-    const device = deviceOr404(store, deviceId);
+  const send = (version: Version, oneway: boolean): Handler => async (request, reply) => {
+    const { deviceId } = request.params as { deviceId: string };
+    const device = validatedDevice(store, deviceId);
     const body = request.body as ServerRpcBody;
     const timeout = body.timeout ?? config.serverRpcDefaultTimeoutMs;
     const now = Date.now();
     const { rpc: stored, outcome } = await rpc.submit(device, {
       method: body.method,
       params: body.params,
-      oneway: direction === 'oneway',
+      oneway,
       persistent: body.persistent === true,
       expirationTime: Math.min(body.expirationTime ?? now + Math.max(config.serverRpcMinTimeoutMs, timeout), now + MAX_TIMER_MS),
       retries: body.retries ?? 0,
@@ -107,8 +107,10 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
   };
 
   return {
-    sendRpcV1: send('v1'),
-    sendRpcV2: send('v2'),
+    sendOneWayRpcV1: send('v1', true),
+    sendRpcV1: send('v1', false),
+    sendOneWayRpcV2: send('v2', true),
+    sendRpcV2: send('v2', false),
 
     getPersistentRpc(request, reply) {
       return reply.code(200).send(rpcJson(persistent((request.params as { rpcId: string }).rpcId)));
@@ -123,10 +125,12 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
 
     getPersistentRpcByDevice(request, reply) {
       const { deviceId } = request.params as { deviceId: string };
-      deviceOr404(store, deviceId);
-      const page = pageQuery(request.query);
+      validatedDevice(store, deviceId);
       const { rpcStatus } = request.query as { rpcStatus?: RpcStatus };
-      return reply.code(200).send(pageData(store.listRpcs(deviceId, page.page, page.pageSize, rpcStatus), page, rpcJson));
+      // RpcV2Controller refuses it: deleted commands are gone, not listed.
+      if (rpcStatus === 'DELETED') throw badRequest('RpcStatus: DELETED');
+      const page = pageQuery(request.query, 'rpcs');
+      return reply.code(200).send(pageData(store.listRpcs(deviceId, page, rpcStatus), page, rpcJson));
     },
   };
 }

@@ -3,7 +3,7 @@
 // prints them, unless useStrictDataTypes=true.
 import { badRequest } from '../errors.js';
 import { splitKeys } from './attributes.js';
-import { deviceOr404 } from './entities.js';
+import { validatedDevice } from './entities.js';
 import type { ServerContext } from '../context.js';
 import { sendJsonText, type Handlers } from '../handler.js';
 import { timeseriesJson } from '../kv-json.js';
@@ -24,7 +24,7 @@ export function telemetryHandlers({ store }: ServerContext): Handlers {
   return {
     getDeviceTimeseries(request, reply) {
       const { deviceId } = request.params as { deviceId: string };
-      deviceOr404(store, deviceId);
+      validatedDevice(store, deviceId);
       const query = request.query as TimeseriesQuery;
       let keys = splitKeys(query.keys);
       if (!keys?.length) keys = undefined;

@@ -1,23 +1,51 @@
 // Operation 9: provisioning by profile key and secret. Every business outcome is HTTP 200 with a
-// status, exactly as ThingsBoard: SUCCESS (the device's token), NOT_FOUND, FAILURE.
-import { newDevice, randomToken } from '../device-records.js';
+// status, exactly as ThingsBoard: SUCCESS (the device's credentials), NOT_FOUND, FAILURE. A new
+// device gets the credentials the request names (ThingsBoard DeviceServiceImpl.saveDevice(
+// ProvisionRequest)): an access token, an X.509 certificate (`hash`) or MQTT basic credentials.
+import { accessToken, mqttBasic, newDevice, randomToken, x509Certificate, type Credentials } from '../device-records.js';
+import { ApiError } from '../errors.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { DeviceRecord, Store } from '../store/types.js';
+import type { DeviceRecord, JsonObject, Store } from '../store/types.js';
 
 interface ProvisionRequest {
   deviceName?: string;
   provisionDeviceKey: string;
   provisionDeviceSecret: string;
-  credentialsType?: string;
+  credentialsType?: 'ACCESS_TOKEN' | 'X509_CERTIFICATE' | 'MQTT_BASIC';
   token?: string;
+  clientId?: string;
+  username?: string;
+  password?: string;
+  hash?: string;
   gateway?: boolean;
 }
 
 const NOT_FOUND = { errorMsg: 'Provision data was not found!', status: 'NOT_FOUND' } as const;
 const FAILURE = { errorMsg: 'Failed to provision device!', status: 'FAILURE' } as const;
-const success = (device: DeviceRecord) =>
-  ({ credentialsValue: device.token, credentialsType: 'ACCESS_TOKEN', status: 'SUCCESS' }) as const;
+/** JsonConverter.toJson(ProvisionDeviceResponseMsg): MQTT basic credentials as a JSON object. */
+function success(device: DeviceRecord) {
+  const value = device.credentialsType === 'ACCESS_TOKEN' ? device.token
+    : device.credentialsType === 'MQTT_BASIC' ? (JSON.parse(device.credentialsValue!) as JsonObject)
+      : device.credentialsValue;
+  return { credentialsValue: value, credentialsType: device.credentialsType, status: 'SUCCESS' } as const;
+}
+
+/**
+ * The credentials a new device gets. As ThingsBoard, only when the request carries credential data
+ * (token, hash, username, password or clientId) is the requested type used; else a generated token.
+ */
+function requestedCredentials(r: ProvisionRequest): Credentials {
+  if (!r.token && !r.hash && !r.username && !r.password && !r.clientId) return accessToken();
+  switch (r.credentialsType ?? 'ACCESS_TOKEN') {
+    case 'X509_CERTIFICATE':
+      return x509Certificate(r.hash ?? '');
+    case 'MQTT_BASIC':
+      return mqttBasic({ clientId: r.clientId, userName: r.username, password: r.password });
+    default:
+      return accessToken(r.token);
+  }
+}
 
 const PROVISION_STATE = 'provisionState';
 
@@ -33,8 +61,6 @@ function provision(store: Store, request: ProvisionRequest) {
   if (!key || !secret) return NOT_FOUND;
   const profile = store.profileByProvisionKey(key);
   if (!profile || profile.provisionType === 'DISABLED' || profile.provisionSecret !== secret) return NOT_FOUND;
-  // dhi issues access tokens only.
-  if (request.credentialsType && request.credentialsType !== 'ACCESS_TOKEN') return FAILURE;
   const name = request.deviceName?.trim();
 
   if (profile.provisionType === 'CHECK_PRE_PROVISIONED_DEVICES') {
@@ -49,14 +75,27 @@ function provision(store: Store, request: ProvisionRequest) {
   if (name === '') return FAILURE;
   const deviceName = name ?? randomToken(20);
   if (store.deviceByName(deviceName)) return FAILURE;
-  if (request.token && store.deviceByToken(request.token)) return FAILURE;
+  let credentials: Credentials;
+  try {
+    credentials = requestedCredentials(request);
+  } catch (error) {
+    if (error instanceof ApiError) return FAILURE;
+    throw error;
+  }
   const device = newDevice({
     name: deviceName,
     profileId: profile.id,
-    token: request.token || undefined,
+    type: profile.name,
+    credentials,
     additionalInfo: request.gateway ? { gateway: true } : null,
   });
-  store.insertDevice(device);
+  try {
+    store.insertDevice(device);
+  } catch (error) {
+    // The credentials id is taken (ThingsBoard: "Device credentials are already assigned").
+    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return FAILURE;
+    throw error;
+  }
   markProvisioned(store, device);
   return success(device);
 }

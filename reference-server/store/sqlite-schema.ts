@@ -52,6 +52,14 @@ const MIGRATIONS: string[] = [
     UNIQUE (type, title, version));
   CREATE TABLE rules (method TEXT PRIMARY KEY, type TEXT NOT NULL, reply TEXT);
   `,
+  // Credentials other than access tokens (provisioning, POST /api/device/credentials): the token
+  // column keeps the credentials id, unique over all types, as ThingsBoard's credentials_id.
+  `
+  ALTER TABLE devices ADD COLUMN credentials_type TEXT NOT NULL DEFAULT 'ACCESS_TOKEN';
+  ALTER TABLE devices ADD COLUMN credentials_value TEXT;
+  CREATE INDEX devices_customer ON devices (customer_id, created_time);
+  CREATE INDEX devices_profile ON devices (profile_id);
+  `,
 ];
 
 export function migrate(db: Database, defaultProfileId: string, now: number): void {

@@ -12,74 +12,12 @@ import Database from 'better-sqlite3';
 import { migrate } from './sqlite-schema.js';
 import { createGroupCommit } from './group-commit.js';
 import { fromRow, toCell, type KvRow } from './sqlite-values.js';
-import type {
-  ClaimRecord, CustomerRecord, DeviceRecord, JsonValue, KvEntry, OtaRecord, ProfileRecord, RpcRecord,
-  RpcStatus, RuleRecord, Scope, Store, TelemetryQuery, UserRecord,
-} from './types.js';
-
-type Row = Record<string, unknown>;
-
-/** A lookup of one record by the statement's parameters. */
-const one = <T>(stmt: Database.Statement, from: (row: Row) => T) => (...args: unknown[]): T | undefined => {
-  const row = stmt.get(...args) as Row | undefined;
-  return row && from(row);
-};
-/** Every record the statement selects. */
-const many = <T>(stmt: Database.Statement, from: (row: Row) => T) => (...args: unknown[]): T[] =>
-  (stmt.all(...args) as Row[]).map(from);
-
-const deviceFrom = (r: Row): DeviceRecord => ({
-  id: r.id as string, name: r.name as string, type: r.type as string, label: r.label as string | null,
-  token: r.token as string, profileId: r.profile_id as string, customerId: r.customer_id as string | null,
-  firmwareId: r.firmware_id as string | null, softwareId: r.software_id as string | null,
-  additionalInfo: r.additional_info ? JSON.parse(r.additional_info as string) : null,
-  createdTime: r.created_time as number,
-});
-const deviceCells = (d: DeviceRecord) => ({
-  id: d.id, name: d.name, type: d.type, label: d.label, token: d.token, profile_id: d.profileId,
-  customer_id: d.customerId, firmware_id: d.firmwareId, software_id: d.softwareId,
-  additional_info: d.additionalInfo ? JSON.stringify(d.additionalInfo) : null, created_time: d.createdTime,
-});
-const profileFrom = (r: Row): ProfileRecord => ({
-  id: r.id as string, name: r.name as string, type: r.type as string, transportType: r.transport_type as string,
-  description: r.description as string | null, isDefault: r.is_default === 1,
-  provisionType: r.provision_type as ProfileRecord['provisionType'], provisionKey: r.provision_key as string | null,
-  provisionSecret: r.provision_secret as string | null, firmwareId: r.firmware_id as string | null,
-  softwareId: r.software_id as string | null, createdTime: r.created_time as number,
-});
-const profileCells = (p: ProfileRecord) => ({
-  id: p.id, name: p.name, type: p.type, transport_type: p.transportType, description: p.description,
-  is_default: p.isDefault ? 1 : 0, provision_type: p.provisionType, provision_key: p.provisionKey,
-  provision_secret: p.provisionSecret, firmware_id: p.firmwareId, software_id: p.softwareId, created_time: p.createdTime,
-});
-const rpcFrom = (r: Row): RpcRecord => ({
-  id: r.id as string, deviceId: r.device_id as string, requestId: r.request_id as number, method: r.method as string,
-  params: JSON.parse(r.params as string) as JsonValue, oneway: r.oneway === 1, persistent: r.persistent === 1,
-  status: r.status as RpcStatus, expirationTime: r.expiration_time as number, createdTime: r.created_time as number,
-  response: r.response as string | null, retries: r.retries as number,
-  additionalInfo: r.additional_info ? (JSON.parse(r.additional_info as string) as JsonValue) : null,
-});
-const otaFrom = (r: Row): OtaRecord => ({
-  id: r.id as string, type: r.type as OtaRecord['type'], title: r.title as string, version: r.version as string,
-  tag: r.tag as string | null, url: r.url as string | null, profileId: r.profile_id as string | null,
-  fileName: r.file_name as string | null, contentType: r.content_type as string | null,
-  checksumAlgorithm: r.checksum_algorithm as string | null, checksum: r.checksum as string | null,
-  dataSize: r.data_size as number | null, createdTime: r.created_time as number,
-});
-const otaCells = (o: OtaRecord) => ({
-  id: o.id, type: o.type, title: o.title, version: o.version, tag: o.tag, url: o.url, profile_id: o.profileId,
-  file_name: o.fileName, content_type: o.contentType, checksum_algorithm: o.checksumAlgorithm,
-  checksum: o.checksum, data_size: o.dataSize, created_time: o.createdTime,
-});
-const customerFrom = (r: Row): CustomerRecord => ({
-  id: r.id as string, title: r.title as string, email: r.email as string | null, createdTime: r.created_time as number,
-});
-const userFrom = (r: Row): UserRecord => ({
-  id: r.id as string, email: r.email as string, authority: r.authority as UserRecord['authority'],
-  customerId: r.customer_id as string | null, firstName: r.first_name as string | null,
-  lastName: r.last_name as string | null, passwordHash: r.password_hash as string | null,
-  createdTime: r.created_time as number,
-});
+import {
+  customerFrom, deviceCells, deviceFrom, many, one, otaCells, otaFrom, profileCells, profileFrom, rpcFrom, userFrom, type Row,
+} from './sqlite-rows.js';
+import { createLists } from './sqlite-list-specs.js';
+import { createKeyQueries } from './sqlite-keys.js';
+import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
 
 /** `IN (...)` needs one placeholder per key; key lists are filtered in JS instead of building SQL per call. */
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
@@ -97,19 +35,20 @@ export function createSqliteStore(path: string): Store {
   // The WAL exists from here on (migrate wrote to it) and keeps its inode while the store is open.
   const wal = file ? openSync(`${path}-wal`, 'r+') : undefined;
   const group = createGroupCommit(db, wal === undefined ? undefined : (done) => fdatasync(wal, done));
+  const lists = createLists(db);
 
   const q = {
-    deviceByToken: db.prepare('SELECT * FROM devices WHERE token = ?'),
+    deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
     deviceById: db.prepare('SELECT * FROM devices WHERE id = ?'),
     deviceByName: db.prepare('SELECT * FROM devices WHERE name = ?'),
-    devicesPage: db.prepare('SELECT * FROM devices WHERE name LIKE ? ORDER BY created_time DESC, name LIMIT ? OFFSET ?'),
-    devicesCount: db.prepare('SELECT count(*) AS n FROM devices WHERE name LIKE ?'),
+    deviceTypes: db.prepare('SELECT DISTINCT type FROM devices ORDER BY type'),
     devicesByProfile: db.prepare('SELECT * FROM devices WHERE profile_id = ? ORDER BY created_time, name'),
-    insertDevice: db.prepare(`INSERT INTO devices (id, name, type, label, token, profile_id, customer_id, firmware_id,
-      software_id, additional_info, created_time) VALUES (@id, @name, @type, @label, @token, @profile_id, @customer_id,
-      @firmware_id, @software_id, @additional_info, @created_time)`),
+    insertDevice: db.prepare(`INSERT INTO devices (id, name, type, label, token, credentials_type, credentials_value,
+      profile_id, customer_id, firmware_id, software_id, additional_info, created_time) VALUES (@id, @name, @type, @label,
+      @token, @credentials_type, @credentials_value, @profile_id, @customer_id, @firmware_id, @software_id,
+      @additional_info, @created_time)`),
     updateDevice: db.prepare(`UPDATE devices SET name=@name, type=@type, label=@label, token=@token,
-      profile_id=@profile_id, customer_id=@customer_id, firmware_id=@firmware_id, software_id=@software_id,
+      credentials_type=@credentials_type, credentials_value=@credentials_value, profile_id=@profile_id, customer_id=@customer_id, firmware_id=@firmware_id, software_id=@software_id,
       additional_info=@additional_info WHERE id=@id`),
     deleteDevice: db.prepare('DELETE FROM devices WHERE id = ?'),
     nextRpcSeq: db.prepare('UPDATE devices SET rpc_seq = rpc_seq + 1 WHERE id = ? RETURNING rpc_seq - 1 AS id'),
@@ -137,9 +76,6 @@ export function createSqliteStore(path: string): Store {
     rpcByRequestId: db.prepare('SELECT * FROM rpc WHERE device_id = ? AND request_id = ?'),
     pendingPersistentRpcs: db.prepare(`SELECT * FROM rpc WHERE persistent = 1 AND status = 'QUEUED'
       AND expiration_time > ? ORDER BY device_id, request_id`),
-    rpcsPage: db.prepare(`SELECT * FROM rpc WHERE device_id = ? AND persistent = 1 AND (? IS NULL OR status = ?)
-      ORDER BY created_time DESC, request_id DESC LIMIT ? OFFSET ?`),
-    rpcsCount: db.prepare('SELECT count(*) AS n FROM rpc WHERE device_id = ? AND persistent = 1 AND (? IS NULL OR status = ?)'),
     setClaim: db.prepare('INSERT OR REPLACE INTO claims (device_id, secret_key, expires_at) VALUES (?, ?, ?)'),
     claim: db.prepare('SELECT device_id AS deviceId, secret_key AS secretKey, expires_at AS expiresAt FROM claims WHERE device_id = ?'),
     deleteClaim: db.prepare('DELETE FROM claims WHERE device_id = ?'),
@@ -155,8 +91,6 @@ export function createSqliteStore(path: string): Store {
     profileByName: db.prepare('SELECT * FROM device_profiles WHERE name = ?'),
     profileByKey: db.prepare('SELECT * FROM device_profiles WHERE provision_key = ?'),
     defaultProfile: db.prepare('SELECT * FROM device_profiles WHERE is_default = 1 LIMIT 1'),
-    profilesPage: db.prepare('SELECT * FROM device_profiles ORDER BY created_time, name LIMIT ? OFFSET ?'),
-    profilesCount: db.prepare('SELECT count(*) AS n FROM device_profiles'),
     devicesUsingProfile: db.prepare('SELECT count(*) AS n FROM devices WHERE profile_id = ?'),
     insertOta: db.prepare(`INSERT INTO ota_packages (id, type, title, version, tag, url, profile_id, file_name,
       content_type, checksum_algorithm, checksum, data_size, created_time) VALUES (@id, @type, @title, @version, @tag,
@@ -169,9 +103,6 @@ export function createSqliteStore(path: string): Store {
     otaById: db.prepare(`SELECT id, type, title, version, tag, url, profile_id, file_name, content_type,
       checksum_algorithm, checksum, data_size, created_time FROM ota_packages WHERE id = ?`),
     otaData: db.prepare('SELECT data FROM ota_packages WHERE id = ?'),
-    otaPage: db.prepare(`SELECT id, type, title, version, tag, url, profile_id, file_name, content_type,
-      checksum_algorithm, checksum, data_size, created_time FROM ota_packages ORDER BY created_time DESC LIMIT ? OFFSET ?`),
-    otaCount: db.prepare('SELECT count(*) AS n FROM ota_packages'),
     otaInUse: db.prepare(`SELECT EXISTS (SELECT 1 FROM devices WHERE firmware_id = @id OR software_id = @id)
       OR EXISTS (SELECT 1 FROM device_profiles WHERE firmware_id = @id OR software_id = @id) AS used`),
     insertCustomer: db.prepare('INSERT INTO customers (id, title, email, created_time) VALUES (?, ?, ?, ?)'),
@@ -203,6 +134,7 @@ export function createSqliteStore(path: string): Store {
     r && { method: r.method as string, type: r.type as RuleRecord['type'], reply: r.reply ? JSON.parse(r.reply as string) : null };
 
   const store: Store = {
+    ...createKeyQueries(db),
     write: group.write,
     async close() {
       await group.drain();
@@ -221,13 +153,8 @@ export function createSqliteStore(path: string): Store {
     },
     deviceById: one(q.deviceById, deviceFrom),
     deviceByName: one(q.deviceByName, deviceFrom),
-    listDevices(page, pageSize, textSearch) {
-      const like = `${(textSearch ?? '').replace(/[%_]/g, '')}%`;
-      return {
-        data: (q.devicesPage.all(like, pageSize, page * pageSize) as Row[]).map(deviceFrom),
-        totalElements: count(q.devicesCount, like),
-      };
-    },
+    listDevices: lists.devices,
+    deviceTypes: () => (q.deviceTypes.all() as { type: string }[]).map((r) => r.type),
     devicesByProfile: many(q.devicesByProfile, deviceFrom),
     insertDevice: (device) => void q.insertDevice.run(deviceCells(device)),
     updateDevice(device) {
@@ -275,13 +202,7 @@ export function createSqliteStore(path: string): Store {
     rpcById: one(q.rpcById, rpcFrom),
     rpcByRequestId: one(q.rpcByRequestId, rpcFrom),
     pendingPersistentRpcs: many(q.pendingPersistentRpcs, rpcFrom),
-    listRpcs(deviceId, page, pageSize, status) {
-      const s = status ?? null;
-      return {
-        data: (q.rpcsPage.all(deviceId, s, s, pageSize, page * pageSize) as Row[]).map(rpcFrom),
-        totalElements: count(q.rpcsCount, deviceId, s, s),
-      };
-    },
+    listRpcs: (deviceId, query, status) => lists.rpcs(query, { deviceId, status }),
 
     setClaim: (c: ClaimRecord) => void q.setClaim.run(c.deviceId, c.secretKey, c.expiresAt),
     claim: (deviceId) => q.claim.get(deviceId) as ClaimRecord | undefined,
@@ -294,10 +215,7 @@ export function createSqliteStore(path: string): Store {
     profileByName: one(q.profileByName, profileFrom),
     profileByProvisionKey: one(q.profileByKey, profileFrom),
     defaultProfile: () => profileFrom(q.defaultProfile.get() as Row),
-    listProfiles: (page, pageSize) => ({
-      data: (q.profilesPage.all(pageSize, page * pageSize) as Row[]).map(profileFrom),
-      totalElements: count(q.profilesCount),
-    }),
+    listProfiles: (query) => lists.profiles(query),
     devicesUsingProfile: (profileId) => count(q.devicesUsingProfile, profileId),
 
     insertOta: (o) => void q.insertOta.run(otaCells(o)),
@@ -306,10 +224,7 @@ export function createSqliteStore(path: string): Store {
     deleteOta: (id) => void q.deleteOta.run(id),
     otaById: one(q.otaById, otaFrom),
     otaData: (id) => (q.otaData.get(id) as { data: Buffer | null } | undefined)?.data ?? undefined,
-    listOta: (page, pageSize) => ({
-      data: (q.otaPage.all(pageSize, page * pageSize) as Row[]).map(otaFrom),
-      totalElements: count(q.otaCount),
-    }),
+    listOta: lists.ota,
     otaInUse: (id) => (q.otaInUse.get({ id }) as { used: number }).used === 1,
 
     insertCustomer: (c) => void q.insertCustomer.run(c.id, c.title, c.email, c.createdTime),
@@ -320,6 +235,7 @@ export function createSqliteStore(path: string): Store {
     },
     customerById: one(q.customerById, customerFrom),
     customerByTitle: one(q.customerByTitle, customerFrom),
+    listCustomers: (query) => lists.customers(query),
     insertUser: (u) => void q.insertUser.run(u.id, u.email, u.authority, u.customerId, u.firstName, u.lastName,
       u.passwordHash, u.createdTime),
     updateUser: (u) => void q.updateUser.run(u.email, u.authority, u.customerId, u.firstName, u.lastName, u.passwordHash, u.id),

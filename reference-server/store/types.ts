@@ -22,12 +22,22 @@ export interface KvEntry {
   ts: number;
 }
 
+/** ThingsBoard's DeviceCredentialsType values that dhi stores (LwM2M is not modelled). */
+export type CredentialsType = 'ACCESS_TOKEN' | 'X509_CERTIFICATE' | 'MQTT_BASIC';
+
 export interface DeviceRecord {
   id: string;
   name: string;
   type: string;
   label: string | null;
+  /**
+   * The credentials id (unique over all devices): the access token of an ACCESS_TOKEN device; for
+   * the other types the id ThingsBoard derives (device-records.ts). Only access tokens open the HTTP API.
+   */
   token: string;
+  credentialsType: CredentialsType;
+  /** X509_CERTIFICATE: the certificate text; MQTT_BASIC: the JSON of {clientId, userName, password}. */
+  credentialsValue: string | null;
   profileId: string;
   customerId: string | null;
   firmwareId: string | null;
@@ -129,12 +139,42 @@ export interface Page<T> {
   totalElements: number;
 }
 
+/** ThingsBoard's PageLink: page, size, a case-insensitive substring search, and a sort. */
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  textSearch?: string;
+  /** A column name the list allows (checked by the caller against the list's own set). */
+  sortProperty?: string;
+  sortOrder?: 'ASC' | 'DESC';
+}
+
+export interface DeviceFilter {
+  customerId?: string;
+  type?: string;
+  profileId?: string;
+}
+
+export interface OtaFilter {
+  profileId?: string;
+  type?: OtaType;
+  /** Only packages with data or a url (ThingsBoard's hasData filter of the profile list). */
+  hasData?: boolean;
+}
+
 export interface TelemetryQuery {
   keys: string[];
   startTs: number;
   endTs: number;
   limit: number;
   order: 'ASC' | 'DESC';
+}
+
+export interface TelemetryDelete {
+  startTs: number;
+  endTs: number;
+  deleteLatest: boolean;
+  rewriteLatest: boolean;
 }
 
 export interface Store {
@@ -149,7 +189,9 @@ export interface Store {
   deviceByToken(token: string): DeviceRecord | undefined;
   deviceById(id: string): DeviceRecord | undefined;
   deviceByName(name: string): DeviceRecord | undefined;
-  listDevices(page: number, pageSize: number, textSearch?: string): Page<DeviceRecord>;
+  listDevices(query: ListQuery, filter?: DeviceFilter): Page<DeviceRecord>;
+  /** The distinct device types in use, sorted. */
+  deviceTypes(): string[];
   /** Every device of a profile (OTA assignment to the profile). */
   devicesByProfile(profileId: string): DeviceRecord[];
   /** Write-side (call inside write()). */
@@ -164,12 +206,25 @@ export interface Store {
   latestTelemetry(deviceId: string, keys?: string[]): KvEntry[];
   telemetryRange(deviceId: string, query: TelemetryQuery): KvEntry[];
   telemetryCount(deviceId: string): number;
+  /** The keys with a latest value, sorted. */
+  telemetryKeys(deviceId: string): string[];
+  /**
+   * ThingsBoard's delete of time series (write-side): values with startTs <= ts < endTs; the latest
+   * value too when it is in the range and `deleteLatest`, then replaced by the newest remaining one
+   * when `rewriteLatest`.
+   */
+  deleteTelemetry(deviceId: string, keys: string[], query: TelemetryDelete): void;
+  /** Keys in use by the devices of a profile, sorted (DeviceProfileController). */
+  profileTelemetryKeys(profileId: string | null): string[];
+  profileAttributeKeys(profileId: string | null): string[];
 
   // attributes (write-side: upsertAttributes, deleteAttributes)
   upsertAttributes(deviceId: string, scope: Scope, entries: KvEntry[]): void;
   /** Returns the keys that existed and were removed. */
   deleteAttributes(deviceId: string, scope: Scope, keys: string[]): string[];
   attributes(deviceId: string, scope: Scope, keys?: string[]): KvEntry[];
+  /** Attribute keys of one scope, or of all scopes, sorted and distinct. */
+  attributeKeys(deviceId: string, scope?: Scope): string[];
 
   // rpc
   insertRpc(rpc: RpcRecord): void;
@@ -179,7 +234,7 @@ export interface Store {
   rpcByRequestId(deviceId: string, requestId: number): RpcRecord | undefined;
   /** Persistent commands still QUEUED and not expired, of every device, oldest first (restart). */
   pendingPersistentRpcs(now: number): RpcRecord[];
-  listRpcs(deviceId: string, page: number, pageSize: number, status?: RpcStatus): Page<RpcRecord>;
+  listRpcs(deviceId: string, query: ListQuery, status?: RpcStatus): Page<RpcRecord>;
 
   // claiming
   setClaim(claim: ClaimRecord): void;
@@ -194,7 +249,9 @@ export interface Store {
   profileByName(name: string): ProfileRecord | undefined;
   profileByProvisionKey(key: string): ProfileRecord | undefined;
   defaultProfile(): ProfileRecord;
-  listProfiles(page: number, pageSize: number): Page<ProfileRecord>;
+  listProfiles(query: ListQuery): Page<ProfileRecord>;
+  /** Every profile's id and name by name; with activeOnly, those that have devices. */
+  profileNames(activeOnly: boolean): { id: string; name: string }[];
   devicesUsingProfile(profileId: string): number;
 
   // OTA packages
@@ -204,7 +261,7 @@ export interface Store {
   deleteOta(id: string): void;
   otaById(id: string): OtaRecord | undefined;
   otaData(id: string): Buffer | undefined;
-  listOta(page: number, pageSize: number): Page<OtaRecord>;
+  listOta(query: ListQuery, filter?: OtaFilter): Page<OtaRecord>;
   otaInUse(id: string): boolean;
 
   // customers and users
@@ -213,6 +270,7 @@ export interface Store {
   deleteCustomer(id: string): void;
   customerById(id: string): CustomerRecord | undefined;
   customerByTitle(title: string): CustomerRecord | undefined;
+  listCustomers(query: ListQuery): Page<CustomerRecord>;
   insertUser(user: UserRecord): void;
   updateUser(user: UserRecord): void;
   userById(id: string): UserRecord | undefined;

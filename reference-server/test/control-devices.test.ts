@@ -9,11 +9,11 @@ afterAll(() => stopTestServer(server));
 
 describe('devices', () => {
   it('creates a device with a generated 20-character token, in the default profile, unassigned', async () => {
-    const res = await api('POST', '/api/device', { name: 'dev-generated', type: 'thermostat', label: 'Hall' });
+    const res = await api('POST', '/api/device', { name: 'dev-generated', label: 'Hall' });
     expect(res.status).toBe(200);
     const device = res.json() as Record<string, { id: string }>;
     expect(device).toMatchObject({
-      id: { entityType: 'DEVICE' }, name: 'dev-generated', type: 'thermostat', label: 'Hall',
+      id: { entityType: 'DEVICE' }, name: 'dev-generated', type: 'default', label: 'Hall',
       deviceProfileId: { entityType: 'DEVICE_PROFILE', id: server.ctx.store.defaultProfile().id },
       customerId: { entityType: 'CUSTOMER', id: '13814000-1dd2-11b2-8080-808080808080' },
       firmwareId: null, softwareId: null,
@@ -84,5 +84,29 @@ describe('devices', () => {
     expect(server.ctx.polls.size().attributes).toBe(0);
     expect((await call(server.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 1 })).status).toBe(401);
     expect((await api('GET', `/api/device/${device.id}`)).status).toBe(404);
+  });
+
+  it('generates a token for an empty ?accessToken=, as for a missing one', async () => {
+    const res = await api('POST', '/api/device?accessToken=', { name: 'dev-empty-token' });
+    expect(res.status).toBe(200);
+    const { id } = (res.json() as { id: { id: string } }).id;
+    const credentials = (await api('GET', `/api/device/${id}/credentials`)).json() as { credentialsId: string };
+    expect(credentials.credentialsId).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect((await call(server.httpUrl, 'POST', `/api/v1/${credentials.credentialsId}/telemetry`, { t: 1 })).status).toBe(200);
+  });
+
+  it('puts a device in the profile its type names, creating the profile once, and types a device by its profile', async () => {
+    const first = (await api('POST', '/api/device', { name: 'dev-thermo-1', type: 'thermostat' })).json() as { deviceProfileId: { id: string }; type: string };
+    const profile = (await api('GET', `/api/deviceProfile/${first.deviceProfileId.id}`)).json() as { name: string; default: boolean };
+    expect(profile).toMatchObject({ name: 'thermostat', default: false });
+    const second = (await api('POST', '/api/device', { name: 'dev-thermo-2', type: 'thermostat' })).json() as { deviceProfileId: { id: string } };
+    expect(second.deviceProfileId.id).toBe(first.deviceProfileId.id);
+    // deviceProfileId without type: the type is the profile's name, not "default".
+    const byProfile = await api('POST', '/api/device', { name: 'dev-by-profile', deviceProfileId: { entityType: 'DEVICE_PROFILE', id: first.deviceProfileId.id } });
+    expect(byProfile.json()).toMatchObject({ type: 'thermostat', deviceProfileId: { id: first.deviceProfileId.id } });
+    // deviceProfileId wins over a type naming another profile.
+    const both = await api('POST', '/api/device', { name: 'dev-both', type: 'other', deviceProfileId: { entityType: 'DEVICE_PROFILE', id: first.deviceProfileId.id } });
+    expect(both.json()).toMatchObject({ type: 'thermostat' });
+    expect(server.ctx.store.profileByName('other')).toBeUndefined();
   });
 });

@@ -28,6 +28,12 @@ function checkAgainstContract(method: Method, path: string, res: Response): void
   if (!entry) return;
   const where = `${entry.op.operationId} ${res.status}`;
   expect.soft(entry.validators.has(String(res.status)), `${where} is documented`).toBe(true);
+  // The content type: the declared one for a body, none declared for an empty one (a persistent
+  // one-way RPC's {rpcId} is the one JSON body OpenAPI cannot declare next to an empty one).
+  const declared = entry.op.responses[String(res.status)]?.contentType;
+  const sent = String(res.headers['content-type'] ?? '').split(';')[0];
+  if (res.text === '') expect.soft(declared, `${where} declares no body for an empty one`).toBeUndefined();
+  else if (declared) expect.soft(sent, `${where} content type`).toBe(declared);
   const validate = entry.validators.get(String(res.status));
   if (validate && res.text !== '') {
     const ok = validate(JSON.parse(res.text));

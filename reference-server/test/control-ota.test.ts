@@ -196,4 +196,17 @@ describe('assigning packages', () => {
     expect((await setDevicePackage(device.id, 'firmwareId', foreign.id)).status).toBe(400);
     expect(server.ctx.store.deviceById(device.id)?.firmwareId).toBeNull();
   });
+
+  it('takes back unchanged the info it answered (with "tag": null), before and after the upload', async () => {
+    const created = await api('POST', '/api/otaPackage', { title: 'roundtrip', version: '1.0', type: 'FIRMWARE', deviceProfileId: { entityType: 'DEVICE_PROFILE', id: defaultProfileId } });
+    const info = created.json() as Record<string, unknown> & { id: { id: string } };
+    expect(info).toMatchObject({ tag: null, url: null, hasData: false });
+    const again = await api('POST', '/api/otaPackage', info);
+    expect(again.status).toBe(200);
+    expect(again.json()).toEqual(info);
+    const uploaded = (await upload(server, jwt, `/api/otaPackage/${info.id.id}?checksumAlgorithm=SHA256`, FOX)).json() as Record<string, unknown>;
+    const posted = await api('POST', '/api/otaPackage', uploaded);
+    expect(posted.status).toBe(200);
+    expect(posted.json()).toEqual(uploaded);
+  });
 });

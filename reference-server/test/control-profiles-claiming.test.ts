@@ -125,6 +125,16 @@ describe('claiming', () => {
     expect((await user('POST', claimPath(device.name))).status).toBe(200);
   });
 
+  it('takes {"secretKey": null} as no secret: FAILURE before the device opens a window, SUCCESS after', async () => {
+    const { customerId, user } = await customerUser('epsilon');
+    const device = await newDeviceVia(api);
+    expect((await user('POST', claimPath(device.name), { secretKey: null })).text).toBe('"FAILURE"');
+    await openWindow(device.token, {});
+    const ok = await user('POST', claimPath(device.name), { secretKey: null });
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toMatchObject({ response: 'SUCCESS', device: { customerId: { id: customerId } } });
+  });
+
   it('lets only customer users claim, and the owner or a tenant admin reclaim', async () => {
     const { user: owner } = await customerUser('gamma');
     const { user: stranger } = await customerUser('delta');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, startTestServer, stopTestServer, type TestServer } from './helpers.js';
-import { adminApi, newDeviceVia, openPolls, type Api, type DeviceRef } from './control-helpers.js';
+import { adminApi, loginAs, newDeviceVia, openPolls, type Api, type DeviceRef } from './control-helpers.js';
 
 const UNKNOWN = '6a1bd9b0-0000-4000-8000-000000000000';
 let server: TestServer;
@@ -54,7 +54,7 @@ describe('server-side RPC', () => {
     expect((await rest).json()).toBe('pong');
   });
 
-  it('answers a one-way command with 200 and an empty body once delivered', async () => {
+  it('answers a one-way command with 200, an empty body and no content type once delivered, and stores it DELIVERED', async () => {
     const device = await newDeviceVia(api);
     const rest = api('POST', `/api/plugins/rpc/oneway/${device.id}`, { method: 'reboot', params: null });
     await vi.waitFor(() => expect(server.ctx.store.rpcByRequestId(device.id, 0)).toBeDefined(), { interval: 5 });
@@ -62,7 +62,8 @@ describe('server-side RPC', () => {
     const response = await rest;
     expect(response.status).toBe(200);
     expect(response.text).toBe('');
-    await storedStatus(device, 0, 'SUCCESSFUL');
+    expect(response.headers['content-type']).toBeUndefined();
+    await storedStatus(device, 0, 'DELIVERED');
   });
 
   it('v1: 408 when delivered but not answered, 409 when never delivered', async () => {
@@ -101,14 +102,20 @@ describe('server-side RPC', () => {
     expect(response.json()).toMatchObject({ status: 406 });
   });
 
-  it('answers 400 for a body without params or method, a bad direction or device id, and 404 for an unknown device', async () => {
+  it('answers 400 for a body without params or method or a bad device id, 404 for a bad direction, and ThingsBoard\'s text for an unknown device', async () => {
     const device = await newDeviceVia(api);
     expect((await api('POST', `/api/plugins/rpc/twoway/${device.id}`, { method: 'x' })).status).toBe(400);
     expect((await api('POST', `/api/plugins/rpc/twoway/${device.id}`, { params: {} })).status).toBe(400);
     expect((await api('POST', `/api/plugins/rpc/twoway/${device.id}`, { method: 'x', params: {}, timeout: -1 })).status).toBe(400);
-    expect((await api('POST', `/api/plugins/rpc/sideways/${device.id}`, { method: 'x', params: {} })).status).toBe(400);
+    // No such path in ThingsBoard either (oneway and twoway are separate mappings).
+    const auth = { 'x-authorization': `Bearer ${await loginAs(server)}` };
+    expect((await call(server.httpUrl, 'POST', `/api/plugins/rpc/sideways/${device.id}`, { method: 'x', params: {} }, auth)).status).toBe(404);
     expect((await api('POST', '/api/rpc/twoway/42', { method: 'x', params: {} })).status).toBe(400);
-    expect((await api('POST', `/api/rpc/twoway/${UNKNOWN}`, { method: 'x', params: {} })).status).toBe(404);
+    for (const path of ['/api/rpc/twoway', '/api/rpc/oneway', '/api/plugins/rpc/twoway', '/api/plugins/rpc/oneway']) {
+      const missing = await api('POST', `${path}/${UNKNOWN}`, { method: 'x', params: {} });
+      expect(missing.status).toBe(404);
+      expect(missing.text).toBe("Device with requested id wasn't found!");
+    }
   });
 });
 
@@ -133,13 +140,13 @@ describe('persistent RPC', () => {
     expect((await api('GET', `/api/rpc/persistent/${rpcId}`)).json()).toMatchObject({ response: { state: 'idle' } });
   });
 
-  it('ends a one-way command SUCCESSFUL on delivery, an unanswered one TIMEOUT and an undelivered one EXPIRED', async () => {
+  it('ends a one-way command DELIVERED on delivery, an unanswered one TIMEOUT and an undelivered one EXPIRED', async () => {
     const device = await newDeviceVia(api);
     const send = async (direction: string, body: object) =>
       ((await api('POST', `/api/rpc/${direction}/${device.id}`, { params: {}, persistent: true, ...body })).json() as { rpcId: string }).rpcId;
     const oneway = await send('oneway', { method: 'blink', timeout: 60_000 });
     await pollRpc(device);
-    await vi.waitFor(async () => expect(await status(oneway)).toBe('SUCCESSFUL'), { interval: 10 });
+    await vi.waitFor(async () => expect(await status(oneway)).toBe('DELIVERED'), { interval: 10 });
 
     const unanswered = await send('twoway', { method: 'slow', timeout: 300 });
     await pollRpc(device);
@@ -176,5 +183,25 @@ describe('persistent RPC', () => {
     // The deleted command is never delivered: the next poll gets the one after it.
     expect(((await pollRpc(device)).json() as { method: string }).method).toBe('b');
     expect((await api('GET', `/api/rpc/persistent/device/${UNKNOWN}?pageSize=10`)).status).toBe(404);
+  });
+
+  it('pages without an upper bound on pageSize, answers an empty page past the end, sorts, and refuses rpcStatus=DELETED', async () => {
+    const device = await newDeviceVia(api);
+    const ids: string[] = [];
+    for (const method of ['a', 'b', 'c']) {
+      ids.push(((await api('POST', `/api/rpc/twoway/${device.id}`, { method, params: {}, persistent: true, timeout: 60_000 })).json() as { rpcId: string }).rpcId);
+    }
+    type RpcPage = { data: { id: { id: string }; request: { body: { method: string } } }[]; totalPages: number; totalElements: number; hasNext: boolean };
+    const list = async (query: string) => (await api('GET', `/api/rpc/persistent/device/${device.id}?${query}`)).json() as RpcPage;
+    const all = await list('pageSize=2147483647&page=0');
+    expect(all).toMatchObject({ totalElements: 3, totalPages: 1, hasNext: false });
+    expect(all.data.map((r) => r.id.id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(await list('pageSize=2&page=7')).toEqual({ data: [], totalPages: 2, totalElements: 3, hasNext: false });
+    const ascending = await list('pageSize=2&page=1&sortProperty=createdTime&sortOrder=ASC');
+    expect(ascending.data.map((r) => r.request.body.method)).toEqual(['c']);
+    const deleted = await api('GET', `/api/rpc/persistent/device/${device.id}?pageSize=10&rpcStatus=DELETED`);
+    expect(deleted.status).toBe(400);
+    expect(deleted.json()).toMatchObject({ status: 400, message: 'RpcStatus: DELETED' });
+    expect((await api('GET', `/api/rpc/persistent/device/${device.id}?pageSize=10&sortProperty=method`)).status).toBe(400);
   });
 });

@@ -41,7 +41,7 @@ describe('Swagger UI', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('swagger-ui');
     const document = (await call(server.httpUrl, 'GET', '/docs/json')).json() as { paths: Record<string, unknown>; servers: { url: string }[] };
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/plugins/rpc/{direction}/{deviceId}', '/api/v1/{accessToken}/telemetry']));
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/plugins/rpc/twoway/{deviceId}', '/api/v1/{accessToken}/telemetry']));
     expect(document.servers[0].url).toBe(server.httpUrl);
   });
 });

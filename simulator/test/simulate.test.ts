@@ -33,7 +33,7 @@ function config(server: TestServer, overrides: Partial<SimulationConfig>): Simul
 
 /** Devices of one run, as the server stores them. */
 function fleetOf(server: TestServer, namePrefix: string) {
-  const page = server.ctx.store.listDevices(0, 10_000, namePrefix);
+  const page = server.ctx.store.listDevices({ page: 0, pageSize: 10_000, textSearch: namePrefix });
   return page.data.filter((d) => d.name.startsWith(namePrefix));
 }
 
@@ -123,7 +123,7 @@ describe('dhi simulate against the reference server', () => {
     });
     await control.close();
     expect(profile.status).toBe(200);
-    const before = server.ctx.store.listDevices(0, 10_000).totalElements;
+    const before = server.ctx.store.listDevices({ page: 0, pageSize: 10_000 }).totalElements;
     const scenario = scenarioFromJson({ name: 'provisioned', extends: 'telemetry', telemetry: { intervalMs: 200 } });
     const { summary } = await simulate(
       config(server, { devices: 20, durationMs: 1000, scenario, provision: { key: 'sim-key', secret: 'sim-secret' }, keepDevices: false }),
@@ -133,6 +133,6 @@ describe('dhi simulate against the reference server', () => {
     expect(summary.fleet).toEqual({ source: 'provisioning', members: 20, addressable: 20 });
     expect(summary.paths.telemetry!.count).toBeGreaterThan(0);
     expect(summary.paths.telemetry!.errors).toBe(0);
-    expect(server.ctx.store.listDevices(0, 10_000).totalElements).toBe(before);
+    expect(server.ctx.store.listDevices({ page: 0, pageSize: 10_000 }).totalElements).toBe(before);
   });
 });
