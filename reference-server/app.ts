@@ -1,5 +1,6 @@
 // buildApp(config): the Fastify application of the reference server. It never listens.
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { loadContract } from '../spec/load.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { errorBody, errorHandler, ErrorCode } from './errors.js';
@@ -26,6 +27,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** Use this store instead of opening config.db (tests reuse one across restarts). */
   store?: Store;
+  /** Where the log lines go (stdout by default). */
+  logStream?: DestinationStream;
 }
 
 export async function buildApp(input: Partial<ServerConfig> = {}, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -43,7 +46,11 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   };
 
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: logSerializers(staticSegmentsOf(contract.operations.map((op) => op.path))) },
+    logger: {
+      level: config.logLevel,
+      serializers: logSerializers(staticSegmentsOf(contract.operations.map((op) => op.path))),
+      stream: options.logStream,
+    },
     // Requests are logged at debug, not twice per request at info.
     logController: debugRequestLogs(),
     bodyLimit: Math.max(...config.payloadLimits.map((l) => l.bytes)),
@@ -52,6 +59,8 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     exposeHeadRoutes: false,
     // Router errors (bad percent-encoding, a path parameter too long) answer our error body too.
     frameworkErrors: errorHandler,
+    // The contract's longest path parameter (an access token, up to 256); longer is 414.
+    routerOptions: { maxParamLength: 256 },
   });
   app.decorate('dhi', ctx);
   app.decorateRequest('device', null as unknown as DeviceRecord);
