@@ -1,5 +1,6 @@
 // buildApp(config): the Fastify application of the reference server. It never listens.
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { loadContract } from '../spec/load.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { errorBody, errorHandler, ErrorCode } from './errors.js';
@@ -13,7 +14,7 @@ import { deviceApiHandlers } from './device-api/index.js';
 import { createControlApi } from './control-api/index.js';
 import { methodsByPath, registerRoutes } from './routes.js';
 import { createBodyValidator } from './validation.js';
-import { logSerializers } from './logging.js';
+import { debugRequestLogs, logSerializers, staticSegmentsOf } from './logging.js';
 import type { ServerContext } from './context.js';
 import type { DeviceRecord, Store } from './store/types.js';
 
@@ -26,6 +27,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** Use this store instead of opening config.db (tests reuse one across restarts). */
   store?: Store;
+  /** Where the log lines go (stdout by default). */
+  logStream?: DestinationStream;
 }
 
 export async function buildApp(input: Partial<ServerConfig> = {}, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -43,12 +46,21 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   };
 
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: logSerializers },
+    logger: {
+      level: config.logLevel,
+      serializers: logSerializers(staticSegmentsOf(contract.operations.map((op) => op.path))),
+      stream: options.logStream,
+    },
+    // Requests are logged at debug, not twice per request at info.
+    logController: debugRequestLogs(),
     bodyLimit: Math.max(...config.payloadLimits.map((l) => l.bytes)),
-    // Long polls live up to maxPollTimeoutMs; Node's default 5-minute request timeout must not cut them.
-    requestTimeout: 0,
+    // Connection timeouts are set per listener (listeners.ts); a long poll outlives them.
     forceCloseConnections: 'idle',
     exposeHeadRoutes: false,
+    // Router errors (bad percent-encoding, a path parameter too long) answer our error body too.
+    frameworkErrors: errorHandler,
+    // The contract's longest path parameter (an access token, up to 256); longer is 414.
+    routerOptions: { maxParamLength: 256 },
   });
   app.decorate('dhi', ctx);
   app.decorateRequest('device', null as unknown as DeviceRecord);
@@ -94,8 +106,18 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     return reply.code(404).send(errorBody(404, ErrorCode.ITEM_NOT_FOUND, `No endpoint ${request.method} ${request.url.split('?')[0]}`));
   });
 
+  // A body the server refuses (401, 413, ...) is not read to the end: the answer goes out with
+  // Connection: close and Node drops the connection once it is flushed. While closing, every answer
+  // closes its connection so that both listeners drain.
+  let closing = false;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (closing || (reply.statusCode >= 400 && !request.raw.complete)) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   // Open polls are answered before the listener closes (408: clients re-poll elsewhere).
   app.addHook('preClose', (done) => {
+    closing = true;
     ctx.polls.endAll();
     ctx.rpc.close();
     done();

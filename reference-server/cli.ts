@@ -1,12 +1,19 @@
 // `dhi serve`: turn CLI options into a validated config, start, and stop cleanly on SIGTERM/SIGINT.
-import { ConfigError, type ServerConfig } from './config.js';
-import { startServer } from './server.js';
+import { ConfigError, defaultConfig, type ServerConfig } from './config.js';
+import { ListenError } from './listeners.js';
+import { startServer, type RunningServer } from './server.js';
+import { DEFAULT_ADMIN } from './control-api/auth.js';
 
 export interface ServeOptions {
   host?: string;
   port?: number;
   httpsPort?: number;
   backlog?: number;
+  maxConnections?: number;
+  headerTimeout?: number;
+  bodyTimeout?: number;
+  keepAliveTimeout?: number;
+  tlsHandshakeTimeout?: number;
   tlsCert?: string;
   tlsKey?: string;
   db?: string;
@@ -26,6 +33,11 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
     port: options.port,
     httpsPort: options.httpsPort,
     backlog: options.backlog,
+    maxConnections: options.maxConnections,
+    headerTimeoutMs: options.headerTimeout,
+    bodyTimeoutMs: options.bodyTimeout,
+    keepAliveTimeoutMs: options.keepAliveTimeout,
+    tlsHandshakeTimeoutMs: options.tlsHandshakeTimeout,
     tlsCert: options.tlsCert,
     tlsKey: options.tlsKey,
     db: options.db,
@@ -40,6 +52,25 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
   };
 }
 
+const ALL_INTERFACES = new Set(['0.0.0.0', '::', '']);
+
+/** What a person starting the server needs: where it is, the docs, how to log in. */
+export function banner(server: RunningServer, config: Readonly<ServerConfig>): string[] {
+  return [
+    `dhi serve: device API on ${server.httpUrl}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''}`,
+    `  API docs   ${server.httpUrl}/docs`,
+    `  login      ${DEFAULT_ADMIN} / ${config.adminPassword === defaultConfig.adminPassword ? config.adminPassword : '(--admin-password)'}`,
+    `  JWT        curl -s -X POST ${server.httpUrl}/api/auth/login -H 'Content-Type: application/json' -d '{"username":"${DEFAULT_ADMIN}","password":"..."}'`,
+    `  database   ${config.db}; request logs: --log-level debug; stop: Ctrl-C`,
+  ];
+}
+
+/** Anyone on the network could log in as the tenant admin. */
+export function exposureWarning(config: Readonly<ServerConfig>): string | undefined {
+  if (!ALL_INTERFACES.has(config.host) || config.adminPassword !== defaultConfig.adminPassword) return undefined;
+  return `dhi serve: warning: listening on all interfaces (--host ${config.host}) with the default password; set --admin-password`;
+}
+
 export async function runServe(options: ServeOptions): Promise<void> {
   let server;
   try {
@@ -50,9 +81,21 @@ export async function runServe(options: ServeOptions): Promise<void> {
       process.exitCode = 2;
       return;
     }
+    if (error instanceof ListenError) {
+      console.error(`dhi serve: ${error.message}`);
+      process.exitCode = 1;
+      return;
+    }
     throw error;
   }
-  console.log(`dhi serve: device API on ${server.httpUrl}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''}`);
+  const { config: used } = server.app.dhi;
+  const [first, ...rest] = banner(server, used);
+  console.log(first);
+  if (used.logLevel !== 'silent') {
+    for (const line of rest) console.log(line);
+    const warning = exposureWarning(used);
+    if (warning) console.warn(warning);
+  }
   const stop = async (signal: string) => {
     server.app.log.info({ signal }, 'shutting down');
     await server.close();

@@ -6,10 +6,15 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('run the reference server (device API + control API) on the embedded SQLite store')
-    .option('--host <host>', 'address to listen on', '0.0.0.0')
+    .option('--host <host>', 'address to listen on (0.0.0.0 = all interfaces)', '127.0.0.1')
     .option('--port <n>', 'HTTP port (0 = any free port)', integer(0, 65535), 8080)
     .option('--https-port <n>', 'HTTPS port (0 = any free port, -1 = no HTTPS)', integer(-1, 65535), 8443)
     .option('--backlog <n>', 'listen backlog (pending connections the kernel queues)', integer(1, 65535), 4096)
+    .option('--max-connections <n>', 'open connections per listener; more are refused at accept', integer(1), 9_000)
+    .option('--header-timeout <ms>', 'a request\'s headers must arrive within this (408 and close)', integer(1), 10_000)
+    .option('--body-timeout <ms>', 'a whole request, headers and body, must arrive within this (long polls may answer later)', integer(1), 30_000)
+    .option('--keep-alive-timeout <ms>', 'an idle keep-alive connection is closed after this', integer(1), 5_000)
+    .option('--tls-handshake-timeout <ms>', 'a TLS handshake must finish within this', integer(1), 10_000)
     .option('--tls-cert <file>', 'PEM certificate for HTTPS (a self-signed one is generated when absent)')
     .option('--tls-key <file>', 'PEM private key for HTTPS')
     .option('--db <path>', 'SQLite database file, or :memory:', './data/dhi.db')
@@ -20,7 +25,7 @@ export function registerServe(program: Command): void {
     .option('--no-type-cast', 'store numeric strings as strings (ThingsBoard casts them to numbers)')
     .option('--admin-password <password>', 'password of tenant@thingsboard.org', 'tenant')
     .option('--jwt-secret <secret>', 'HMAC secret for control API tokens (generated and stored when absent)')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug (adds one line per request), trace or silent', 'warn')
     .action(async (options) => {
       const { runServe } = await import('./cli.js');
       await runServe(options);

@@ -14,6 +14,17 @@ export interface ServerConfig {
   httpsPort: number;
   /** listen() backlog: a fleet joining at once (two polls per device) overflows Node's default 511. */
   backlog: number;
+  /** Open connections per listener (HTTP and HTTPS each); more are closed at accept, before the
+   * process runs out of descriptors (20,000 here: two listeners at 9,000 leave room for files). */
+  maxConnections: number;
+  /** A request's headers must arrive within this (408 and close; also a connection that sends nothing). */
+  headerTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this. Answers may take longer (long polls). */
+  bodyTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A TLS handshake must finish within this. */
+  tlsHandshakeTimeoutMs: number;
   tlsCert?: string;
   tlsKey?: string;
   /** SQLite file, or ':memory:'. */
@@ -38,10 +49,15 @@ export interface ServerConfig {
 }
 
 export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
-  host: '0.0.0.0',
+  host: '127.0.0.1',
   port: 8080,
   httpsPort: 8443,
   backlog: 4096,
+  maxConnections: 9_000,
+  headerTimeoutMs: 10_000,
+  bodyTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  tlsHandshakeTimeoutMs: 10_000,
   db: './data/dhi.db',
   defaultPollTimeoutMs: 60_000,
   maxPollTimeoutMs: 300_000,
@@ -57,7 +73,7 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
   typeCast: true,
   adminPassword: 'tenant',
   jwtTtlSeconds: 9000,
-  logLevel: 'info',
+  logLevel: 'warn',
 });
 
 export class ConfigError extends Error {
@@ -81,6 +97,14 @@ export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<Serv
   checkInt('port', config.port, 0, 65535);
   checkInt('httpsPort', config.httpsPort, -1, 65535);
   checkInt('backlog', config.backlog, 1, 65535);
+  checkInt('maxConnections', config.maxConnections, 1);
+  checkInt('headerTimeoutMs', config.headerTimeoutMs, 1);
+  checkInt('bodyTimeoutMs', config.bodyTimeoutMs, 1);
+  if (config.headerTimeoutMs > config.bodyTimeoutMs) {
+    throw new ConfigError('headerTimeoutMs', `must not exceed bodyTimeoutMs (${config.bodyTimeoutMs})`);
+  }
+  checkInt('keepAliveTimeoutMs', config.keepAliveTimeoutMs, 1);
+  checkInt('tlsHandshakeTimeoutMs', config.tlsHandshakeTimeoutMs, 1);
   checkInt('defaultPollTimeoutMs', config.defaultPollTimeoutMs, 1);
   checkInt('maxPollTimeoutMs', config.maxPollTimeoutMs, 1);
   if (config.defaultPollTimeoutMs > config.maxPollTimeoutMs) {

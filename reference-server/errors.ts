@@ -58,8 +58,18 @@ function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | u
   }
 }
 
+/**
+ * A write that names a row deleted while the request was on its way (a device deleted during its
+ * telemetry upload): the device's token is no longer valid (401, as for any unknown token); on the
+ * control API the referenced entity is gone (404).
+ */
+function fromStore(error: FastifyError, request: FastifyRequest): ApiError | undefined {
+  if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_FOREIGNKEY') return undefined;
+  return request.device ? unauthorized('Invalid access token') : notFound('A referenced entity was deleted meanwhile');
+}
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const api = error instanceof ApiError ? error : fromFastify(error, request);
+  const api = error instanceof ApiError ? error : (fromFastify(error, request) ?? fromStore(error, request));
   if (!api) {
     request.log.error({ err: error }, 'unexpected error');
     reply.code(500).send(errorBody(500, ErrorCode.GENERAL, 'Internal server error'));

@@ -1,21 +1,25 @@
 // The server process: HTTP and HTTPS listeners on one app, and a graceful close.
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
+import { createSqliteStore } from './store/sqlite.js';
+import { answerUnavailable, closed, connectionOptions, listenError, listenOn, protect, trackUnanswered } from './listeners.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   httpUrl: string;
   httpsUrl?: string;
-  /** Stop accepting, answer open polls, commit pending writes, close the store. */
+  /** Stop accepting on both listeners, answer open polls, let requests in flight finish (200 or
+   * 503), then commit pending writes and close the store. */
   close(): Promise<void>;
 }
 
-const CLOSE_DEADLINE_MS = 5000;
+// Below the 5 s a supervisor gives between SIGTERM and SIGKILL, leaving time for the final commit.
+const CLOSE_DEADLINE_MS = 4000;
 
 function urlOf(scheme: string, host: string, address: AddressInfo): string {
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -24,45 +28,57 @@ function urlOf(scheme: string, host: string, address: AddressInfo): string {
 
 export async function startServer(input: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = validateConfig(input);
-  const app = await buildApp(config);
-  await app.listen({ host: config.host, port: config.port, backlog: config.backlog });
-  const httpUrl = urlOf('http', config.host, app.server.address() as AddressInfo);
-
-  // HTTPS serves the same routing through Fastify's request handler.
-  let https: ReturnType<typeof createHttpsServer> | undefined;
-  let httpsUrl: string | undefined;
-  if (config.httpsPort >= 0) {
-    const tls = config.tlsCert && config.tlsKey
-      ? { cert: await readFile(config.tlsCert), key: await readFile(config.tlsKey) }
-      : await selfSignedCertificate();
-    https = createHttpsServer({ ...tls, requestTimeout: 0 }, (req, res) => app.routing(req, res));
-    await new Promise<void>((resolve, reject) => {
-      https!.once('error', reject).listen(config.httpsPort, config.host, config.backlog, () => resolve());
+  // The store outlives the app's own close: it is closed once both listeners have drained.
+  const store = createSqliteStore(config.db);
+  const app = await buildApp(config, { store });
+  let https: HttpsServer | undefined;
+  let httpsDrained: Promise<void> = Promise.resolve();
+  // Fastify runs this after its own preClose (polls answered, responses marked Connection: close).
+  app.addHook('preClose', (done) => {
+    if (https) httpsDrained = closed(https);
+    done();
+  });
+  protect(app.server, config, app.log, 'HTTP');
+  const unanswered = [trackUnanswered(app.server)];
+  try {
+    await app.listen({ host: config.host, port: config.port, backlog: config.backlog }).catch((error: unknown) => {
+      throw listenError(error, config.host, config.port, '--port');
     });
-    httpsUrl = urlOf('https', config.host, https.address() as AddressInfo);
-    app.log.info({ url: httpsUrl }, 'HTTPS listening');
+    if (config.httpsPort >= 0) {
+      const tls = config.tlsCert && config.tlsKey
+        ? { cert: await readFile(config.tlsCert), key: await readFile(config.tlsKey) }
+        : await selfSignedCertificate();
+      // HTTPS serves the same routing through Fastify's request handler.
+      https = createHttpsServer(
+        { ...tls, ...connectionOptions(config), handshakeTimeout: config.tlsHandshakeTimeoutMs },
+        (req, res) => app.routing(req, res),
+      );
+      protect(https, config, app.log, 'HTTPS');
+      unanswered.push(trackUnanswered(https));
+      await listenOn(https, config.host, config.httpsPort, config.backlog, '--https-port');
+    }
+  } catch (error) {
+    // Half-started is not started: no listener stays open.
+    https = undefined;
+    await app.close();
+    await store.close();
+    throw error;
   }
 
   return {
     app,
-    httpUrl,
-    httpsUrl,
+    httpUrl: urlOf('http', config.host, app.server.address() as AddressInfo),
+    httpsUrl: https ? urlOf('https', config.host, https.address() as AddressInfo) : undefined,
     async close() {
       const deadline = setTimeout(() => {
+        for (const open of unanswered) answerUnavailable(open);
         app.server.closeAllConnections();
         https?.closeAllConnections();
       }, CLOSE_DEADLINE_MS);
-      deadline.unref();
-      const httpsClosed = https
-        ? new Promise<void>((resolve) => {
-            https!.close(() => resolve());
-            https!.closeIdleConnections();
-          })
-        : Promise.resolve();
       await app.close();
-      https?.closeIdleConnections();
-      await httpsClosed;
+      await httpsDrained;
       clearTimeout(deadline);
+      await store.close();
     },
   };
 }

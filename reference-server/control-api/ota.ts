@@ -22,10 +22,11 @@ interface OtaInput {
 }
 
 const FILE_NAME_MAX = 255;
-const UNSAFE_FILE_NAME = /[^A-Za-z0-9._-]/g;
+// Letters and digits of any script stay (the download names them with RFC 6266 filename*).
+const UNSAFE_FILE_NAME = /[^\p{L}\p{N}._-]/gu;
 const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 
-/** The uploaded name goes into Content-Disposition: keep its last path segment and safe characters only. */
+/** The uploaded name goes into Content-Disposition: keep its last path segment, letters, digits and `._-` only. */
 export function safeFileName(name: string | undefined, fallback: string): string {
   const base = (name ?? '').split(/[/\\]/).pop()!.replace(UNSAFE_FILE_NAME, '_').replace(/^\.+/, '');
   return base.slice(0, FILE_NAME_MAX) || fallback;

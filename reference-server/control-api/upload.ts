@@ -3,7 +3,7 @@
 // would be 500s), a file over the limit a 413.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, ErrorCode, badRequest } from '../errors.js';
+import { ApiError, ErrorCode, badRequest, payloadTooLarge } from '../errors.js';
 import { fastifyPath } from '../routes.js';
 
 export interface UploadedFile {
@@ -28,10 +28,13 @@ const readUpload: preValidationAsyncHookHandler = async (request) => {
   try {
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;
+      // busboy hits the limit and then reads the rest of the part to discard it; fail at once instead.
+      part.file.once('limit', () => part.file.destroy(payloadTooLarge(request.routeOptions.bodyLimit)));
       const data = await part.toBuffer();
       if (part.fieldname === 'file') body.file = { fileName: part.filename, mimetype: part.mimetype, data };
     }
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     const { statusCode, message } = error as { statusCode?: number; message: string };
     throw statusCode === 413 ? new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, message) : badRequest(`Invalid multipart body: ${message}`);
   }

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGroupCommit } from '../store/group-commit.js';
-import { redactUrl } from '../logging.js';
+import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
 import { call, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
 
 const rpcCommand = { method: 'm', params: {}, oneway: true, persistent: false, retries: 0, additionalInfo: null };
@@ -133,32 +133,36 @@ describe('HTTPS', () => {
   });
 });
 
-describe('logs', () => {
-  it('redacts access tokens from URLs but keeps the provisioning path', () => {
-    expect(redactUrl('/api/v1/A1b2C3/telemetry?x=1')).toBe('/api/v1/***/telemetry?x=1');
-    expect(redactUrl('/api/v1/provision')).toBe('/api/v1/provision');
-    expect(redactUrl('/api/device/1')).toBe('/api/device/1');
+/** `dhi serve` in a child process on free ports with one device (token `sigtoken`) in its database. */
+async function spawnServe(args: string[]) {
+  const dir = tempDir();
+  const db = join(dir, 'dhi.db');
+  const root = join(import.meta.dirname, '..', '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin', 'dhi.ts'), 'serve', '--host', '127.0.0.1',
+    '--port', '0', '--db', db, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => out.includes('device API on') && resolve());
+    child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
   });
-});
+  const [, http, https] = /device API on (http:\/\/\S+)(?: and (https:\/\/\S+))?/.exec(out)!;
+  const store = new Database(db);
+  const profileId = (store.prepare('SELECT id FROM device_profiles WHERE is_default = 1').get() as { id: string }).id;
+  store.prepare(`INSERT INTO devices (id, name, type, token, profile_id, created_time) VALUES ('d1', 'sig', 'default', 'sigtoken', ?, 0)`).run(profileId);
+  store.close();
+  const storedRows = () => {
+    const after = new Database(db, { readonly: true });
+    const { n } = after.prepare(`SELECT count(*) AS n FROM telemetry WHERE device_id = 'd1'`).get() as { n: number };
+    after.close();
+    return n;
+  };
+  return { child, http, https, storedRows, output: () => out };
+}
 
 describe('dhi serve process', () => {
   it('answers open polls and exits 0 on SIGTERM, keeping accepted writes', async () => {
-    const dir = tempDir();
-    const db = join(dir, 'dhi.db');
-    const root = join(import.meta.dirname, '..', '..');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin', 'dhi.ts'), 'serve', '--host', '127.0.0.1',
-      '--port', '0', '--https-port', '-1', '--db', db, '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', () => out.includes('device API on') && resolve());
-      child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-    });
-    const base = /device API on (http:\/\/\S+)/.exec(out)![1];
-    const store = new Database(db);
-    const profileId = (store.prepare('SELECT id FROM device_profiles WHERE is_default = 1').get() as { id: string }).id;
-    store.prepare(`INSERT INTO devices (id, name, type, token, profile_id, created_time) VALUES ('d1', 'sig', 'default', 'sigtoken', ?, 0)`).run(profileId);
-    store.close();
+    const { child, http: base, storedRows } = await spawnServe(['--https-port', '-1', '--log-level', 'warn']);
     expect((await call(base, 'POST', '/api/v1/sigtoken/telemetry', { a: 1 })).status).toBe(200);
     const poll = call(base, 'GET', '/api/v1/sigtoken/rpc?timeout=60000');
     // The poll is open once the server has parsed it; a telemetry write after it proves ordering.
@@ -167,8 +171,23 @@ describe('dhi serve process', () => {
     const [code] = await once(child, 'exit');
     expect((await poll).status).toBe(408);
     expect(code).toBe(0);
-    const after = new Database(db, { readonly: true });
-    expect(after.prepare(`SELECT count(*) AS n FROM telemetry WHERE device_id = 'd1'`).get()).toEqual({ n: 2 });
-    after.close();
+    expect(storedRows()).toBe(2);
+  });
+
+  it('drains an HTTPS body still arriving at SIGTERM: 200 and stored, then exit 0', async () => {
+    const { child, https, storedRows, output } = await spawnServe(['--https-port', '0', '--log-level', 'info']);
+    const body = JSON.stringify({ during: 'shutdown', pad: 'x'.repeat(2000) });
+    const upload = await connectRaw(https);
+    await upload.write(`POST /api/v1/sigtoken/telemetry HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    await upload.write(body.slice(0, 1000));
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    while (!output().includes('shutting down')) await new Promise((resolve) => child.stdout.once('data', resolve));
+    await upload.write(body.slice(1000));
+    await upload.closed;
+    const [code] = await exited;
+    expect(statusOf(upload.received())).toBe(200);
+    expect(code).toBe(0);
+    expect(storedRows()).toBe(2); // one row per key
   });
 });

@@ -1,0 +1,103 @@
+// Connection protection shared by the HTTP and HTTPS listeners, and a listen() that fails with one
+// line naming the port's option.
+//
+// Node's requestTimeout covers receiving a request (headers and body) and ends once the body is
+// complete, so slow-header and slow-body clients are cut (408, close) while a long poll, whose
+// request is complete at once, waits as long as its own timeout. A connection that sends nothing is
+// covered by the header timeout too (Node counts it from accept), an unfinished TLS handshake by
+// handshakeTimeout, idle keep-alive connections by keepAliveTimeout.
+import type { IncomingMessage, Server as HttpServer, ServerOptions, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerConfig } from './config.js';
+import { errorBody, ErrorCode } from './errors.js';
+
+/** A listener that could not start: `message` names the address and the option to change. */
+export class ListenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ListenError';
+  }
+}
+
+/** Options for http(s).createServer; the same values are set on Fastify's own HTTP server. */
+export function connectionOptions(config: Readonly<ServerConfig>): ServerOptions {
+  return {
+    headersTimeout: config.headerTimeoutMs,
+    requestTimeout: config.bodyTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // Node checks the two timeouts above on this interval (30 s by default, longer than the timeouts).
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(config.headerTimeoutMs / 4))),
+  };
+}
+
+const DROP_WARNING_INTERVAL_MS = 10_000;
+
+/** Applies the timeouts and the connection cap; refused connections are counted in a warning. */
+export function protect(server: HttpServer, config: Readonly<ServerConfig>, log: FastifyBaseLogger, name: string): void {
+  Object.assign(server, connectionOptions(config));
+  server.maxConnections = config.maxConnections;
+  let dropped = 0;
+  let warnedAt = 0;
+  server.on('drop', () => {
+    dropped++;
+    if (Date.now() - warnedAt < DROP_WARNING_INTERVAL_MS) return;
+    warnedAt = Date.now();
+    log.warn(`${name}: ${dropped} connection(s) refused so far: --max-connections ${config.maxConnections} reached`);
+  });
+}
+
+const REASONS: Record<string, string> = {
+  EADDRINUSE: 'the port is already in use',
+  EACCES: 'permission denied',
+  EADDRNOTAVAIL: 'the address is not on this machine',
+};
+
+/** The usual listen() failures as a ListenError that names the option; other errors unchanged. */
+export function listenError(error: unknown, host: string, port: number, option: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code ? REASONS[code] : undefined;
+  return reason ? new ListenError(`cannot listen on ${host}:${port} (${option}): ${reason}`) : error;
+}
+
+export async function listenOn(server: HttpServer, host: string, port: number, backlog: number, option: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => reject(listenError(error, host, port, option));
+    server.once('error', onError).listen(port, host, backlog, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/** Resolves when the server has stopped accepting and every connection has closed. */
+export function closed(server: HttpServer): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+  });
+}
+
+/**
+ * Requests not yet answered on a server, so that a close that runs out of time answers them 503
+ * (ThingsBoard's error body) before dropping their connections. One shared listener, no closures.
+ */
+export function trackUnanswered(server: HttpServer): Set<ServerResponse> {
+  const open = new Set<ServerResponse>();
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    open.add(res);
+    res.once('finish', forget).once('close', forget);
+  });
+  function forget(this: ServerResponse) {
+    open.delete(this);
+  }
+  return open;
+}
+
+export function answerUnavailable(open: Set<ServerResponse>): void {
+  const body = JSON.stringify(errorBody(503, ErrorCode.GENERAL, 'Server is shutting down'));
+  for (const res of open) {
+    if (res.headersSent || res.destroyed) continue;
+    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(body);
+  }
+  open.clear();
+}
