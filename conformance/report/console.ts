@@ -1,6 +1,6 @@
 // Live console lines, one per case as it finishes, and the summary at the end.
 import type { CaseRecord } from '../case.js';
-import type { Counts } from './json.js';
+import type { RunReport } from './json.js';
 
 const LABEL: Record<CaseRecord['outcome'], string> = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP', error: 'ERR ' };
 
@@ -21,10 +21,14 @@ function brief(value: unknown): string {
   return text === undefined ? 'undefined' : text.length > 160 ? `${text.slice(0, 160)}...` : text;
 }
 
-export function summaryLines(agent: string, counts: Counts, durationMs: number, exitCode: number, reportDir: string): string[] {
+export function summaryLines(run: RunReport, reportDir: string): string[] {
+  const { agent, counts, durationMs, exitCode } = run;
+  const notRun = (run.mustNotRun ?? []).map((n) => `  - ${n.ids.length} MUST: ${brief(n.reason)} (${n.ids.join(', ')})`);
+  const verdict = run.allowSkips ? 'accepted with --allow-skips' : 'this fails the run; --allow-skips accepts it';
   return [
     '',
     `${agent}: ${counts.total} cases in ${(durationMs / 1000).toFixed(1)} s: ${counts.pass} passed, ${counts.fail} failed (${counts.mustFailures} MUST, ${counts.shouldFailures} SHOULD), ${counts.skipped} skipped, ${counts.error} errors`,
+    ...(notRun.length ? [`${counts.mustNotRun} MUST cases did not run (${verdict}):`, ...notRun] : []),
     `reports: ${reportDir}/index.html, index.json, junit.xml; exit code ${exitCode}`,
   ];
 }

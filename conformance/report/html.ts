@@ -16,6 +16,7 @@ table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #d5d9de;padd
 th{background:#eef1f4}.num{text-align:right}
 .badge{display:inline-block;min-width:4.2em;text-align:center;border-radius:3px;padding:0 .35em;font-weight:600;font-size:.85em}
 .pass{background:#d7f5dd;color:#13581f}.fail{background:#fbd9d9;color:#8a1414}.skipped{background:#ececec;color:#555}.error{background:#fde9c8;color:#7a4a00}
+.notrun{background:#fbd9d9;font-weight:600}
 .sev{font-size:.8em;color:#555;margin:0 .4em}
 details.case{border:1px solid #d5d9de;border-radius:4px;margin:.3em 0;background:#fff}
 details.case>summary{cursor:pointer;padding:.3em .5em}
@@ -78,9 +79,9 @@ function caseHtml(r: CaseRecord): string {
 function summaryTable(runs: RunReport[]): string {
   const rows = runs.map((run) => {
     const c = run.counts;
-    return `<tr><td>${h(run.agent)}</td><td>${h(run.target)}</td><td class="num">${c.total}</td><td class="num">${c.pass}</td><td class="num">${c.fail}</td><td class="num">${c.mustFailures}</td><td class="num">${c.shouldFailures}</td><td class="num">${c.skipped}</td><td class="num">${c.error}</td><td class="num">${(run.durationMs / 1000).toFixed(1)} s</td><td class="num">${run.exitCode}</td></tr>`;
+    return `<tr><td>${h(run.agent)}</td><td>${h(run.target)}</td><td class="num">${c.total}</td><td class="num">${c.pass}</td><td class="num">${c.fail}</td><td class="num">${c.mustFailures}</td><td class="num">${c.shouldFailures}</td><td class="num">${c.skipped}</td><td class="num${c.mustNotRun ? ' notrun' : ''}">${c.mustNotRun ?? 0}</td><td class="num">${c.error}</td><td class="num">${(run.durationMs / 1000).toFixed(1)} s</td><td class="num">${run.exitCode}</td></tr>`;
   });
-  return `<table id="summary"><tr><th>agent</th><th>target</th><th>cases</th><th>pass</th><th>fail</th><th>MUST failed</th><th>SHOULD failed</th><th>skipped</th><th>error</th><th>duration</th><th>exit</th></tr>${rows.join('')}</table>`;
+  return `<table id="summary"><tr><th>agent</th><th>target</th><th>cases</th><th>pass</th><th>fail</th><th>MUST failed</th><th>SHOULD failed</th><th>skipped</th><th>MUST not run</th><th>error</th><th>duration</th><th>exit</th></tr>${rows.join('')}</table>`;
 }
 
 function matrixTable(runs: RunReport[]): string {
@@ -100,6 +101,15 @@ function matrixTable(runs: RunReport[]): string {
   return `<h2>Agents × cases</h2><table id="matrix">${head}${rows.join('')}</table>`;
 }
 
+/** The MUST cases of a run that did not run, by reason: a run that did not test is not a pass. */
+function notRunHtml(run: RunReport): string {
+  const groups = run.mustNotRun ?? [];
+  if (groups.length === 0) return '';
+  const verdict = run.allowSkips ? 'accepted with --allow-skips' : 'this fails the run';
+  const items = groups.map((g) => `<li>${g.ids.length}: ${h(g.reason)} <small>(${g.ids.map((id) => `<a href="#case-${h(id)}">${h(id)}</a>`).join(', ')})</small></li>`).join('');
+  return `<div class="must-not-run" data-agent="${h(run.agent)}"><p><b>${h(run.agent)}: ${run.counts.mustNotRun} MUST cases did not run</b> (${verdict}):</p><ul>${items}</ul></div>`;
+}
+
 export function reportHtml(runs: RunReport[], generatedAt = new Date().toISOString()): string {
   const caseIds = new Set(runs.flatMap((run) => run.cases.map((r) => r.id)));
   const filters = [
@@ -107,14 +117,14 @@ export function reportHtml(runs: RunReport[], generatedAt = new Date().toISOStri
     ...SEVERITIES.map((s) => `<label><input type="checkbox" value="${s}" checked> ${s}</label>`),
   ].join('');
   const agentSelect = runs.length > 1 ? `<label>agent <select id="agent">${runs.map((run) => `<option>${h(run.agent)}</option>`).join('')}</select></label>` : '';
-  const skipped = runs.filter((run) => run.controlUnavailable).map((run) => `<p>${h(run.agent)}: control API unavailable — ${h(run.controlUnavailable)}</p>`).join('');
+  const notRun = runs.map(notRunHtml).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>dhi conformance report</title><style>${CSS}</style></head>
 <body>
 <h1>dhi conformance report</h1>
 <p>Generated ${h(generatedAt)}: <b id="case-count">${caseIds.size}</b> cases, <b id="agent-count">${runs.length}</b> agent${runs.length === 1 ? '' : 's'}.</p>
-${summaryTable(runs)}${skipped}
+${summaryTable(runs)}${notRun}
 ${runs.length > 1 ? matrixTable(runs) : ''}
 <h2>Cases</h2>
 <div id="filters">${filters} ${agentSelect} — showing <b id="shown-count">${runs[0]?.cases.length ?? 0}</b></div>
