@@ -26,6 +26,8 @@ export interface Fault {
   name: string;
   /** Case ids that must fail (at MUST level) with this fault. */
   caught: string[];
+  /** The cases that catch it are SHOULD: run with --strict, where they fail the run. */
+  strict?: boolean;
   /** Rewrite the request, or answer it without the server. */
   request?(req: ProxyRequest, ctx: FaultContext): ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>;
   /** Rewrite the server's answer. */

@@ -17,7 +17,7 @@ afterAll(async () => {
 async function throughProxy(fault?: Fault) {
   const proxy = await startFaultProxy(server.httpUrl, fault);
   try {
-    return await runSuite({ target: proxy.url });
+    return await runSuite({ target: proxy.url, strict: fault?.strict });
   } finally {
     await proxy.close();
   }
@@ -36,10 +36,10 @@ describe('the fault-injecting proxy', () => {
   });
 
   for (const fault of all) {
-    it(`is caught: ${fault.name} (${fault.caught.join(', ')})`, async () => {
+    it(`is caught: ${fault.name} (${fault.caught.join(', ')}${fault.strict ? ', --strict' : ''})`, async () => {
       const run = await throughProxy(fault);
       expect(run.exitCode).toBe(1);
-      expect(mustFailures(run.records)).toEqual(expect.arrayContaining(fault.caught));
+      expect(mustFailures(run.records, fault.strict)).toEqual(expect.arrayContaining(fault.caught));
     }, 60_000);
   }
 });
