@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { loadContract } from '../spec/load.js';
 import { blocks, opOf, type Case, type CaseRecord } from './case.js';
 import { catalogue } from './cases/index.js';
-import { createHttpTarget, RequestFailed, type HttpTarget } from './client.js';
+import { createHttpTarget, RequestFailed, type HttpTarget, type Reply } from './client.js';
 import { createContractChecker } from './contract-check.js';
 import { login, type LoginResult } from './control/index.js';
 import { caseLine, summaryLines } from './report/console.js';
@@ -106,7 +106,10 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   const strict = input.strict ?? false;
   const allowSkips = input.allowSkips ?? false;
   const selected = selectCases(catalogue, input.cases, input.exclude);
-  if (selected.length === 0) throw new UsageError(`no case matches --cases ${(input.cases ?? []).join(',') || '*'} --exclude ${(input.exclude ?? []).join(',')}`);
+  if (selected.length === 0) {
+    const exclude = input.exclude?.length ? ` --exclude ${input.exclude.join(',')}` : '';
+    throw new UsageError(`no case matches --cases ${(input.cases ?? []).join(',') || '*'}${exclude} (see --list)`);
+  }
   if (input.list) {
     catalogueLines(selected).forEach((line) => print(line));
     return { exitCode: 0, reportDir, counts: { total: selected.length } };
@@ -120,10 +123,14 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   const device = createHttpTarget({ baseUrl: target, insecure: input.insecure ?? false, connections, requestTimeoutMs: REQUEST_TIMEOUT_MS });
   const controlHttp = createHttpTarget({ baseUrl: controlUrl, insecure: input.insecure ?? false, connections, requestTimeoutMs: REQUEST_TIMEOUT_MS });
   try {
-    const unreachable = await probe(device);
-    if (unreachable) {
-      print(`dhi conform: the target ${target} is not reachable: ${unreachable}`);
+    const probed = await probe(device);
+    if (typeof probed === 'string') {
+      print(`dhi conform: the target ${target} is not reachable: ${probed}`);
       return { exitCode: 2, reportDir, counts: {} };
+    }
+    if (probed.status !== 401) {
+      const type = probed.mediaType || 'no content type';
+      print(`dhi conform: warning: the target does not look like the device API: GET ${target}${PROBE_PATH} answered ${probed.status} (${type}, ${probed.bytes.length} bytes) where a device API answers an unknown token 401`);
     }
     const startedAt = new Date();
     // Log in only when a selected case needs the control API; a failed login ends the run before
@@ -162,6 +169,7 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
       durationMs,
       strict,
       allowSkips,
+      ...(controlNeeded && { login: { username: input.username ?? DEFAULTS.username, passwordIsDefault: (input.password ?? DEFAULTS.password) === DEFAULTS.password } }),
       exitCode,
       counts,
       mustNotRun: mustNotRun(records),
@@ -175,11 +183,12 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   }
 }
 
-/** Any HTTP answer means the target is there; only a failed connection is "unreachable". */
-async function probe(device: HttpTarget): Promise<string | undefined> {
+const PROBE_PATH = '/api/v1/dhi-conform-probe/attributes';
+
+/** The answer to a read with an unknown token (a device API says 401), or why there was none. */
+async function probe(device: HttpTarget): Promise<Reply | string> {
   try {
-    await device.send({ method: 'GET', path: '/api/v1/dhi-conform-probe/attributes', deadlineMs: 10_000 }, 'device', () => undefined);
-    return undefined;
+    return await device.send({ method: 'GET', path: PROBE_PATH, deadlineMs: 10_000 }, 'device', () => undefined);
   } catch (error) {
     if (error instanceof RequestFailed) return error.message;
     throw error;

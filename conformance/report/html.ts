@@ -2,6 +2,7 @@
 // x cases matrix when several agents ran into the directory, filters, and each case's transcript.
 import { compareIds, OUTCOMES, SEVERITIES, type CaseRecord, type Exchange } from '../case.js';
 import type { RunReport } from './json.js';
+import { jwtLine, needsRepro, reproScript } from './repro.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": '#39' }[c]};`);
@@ -55,14 +56,14 @@ function exchangeHtml(e: Exchange): string {
   const res = e.response;
   const headers = (hs: Record<string, string>) => Object.entries(hs).map(([k, v]) => `${k}: ${v}`).join('\n');
   return `<div class="exchange ${e.channel}">
-<div><b>${h(e.channel)}</b>${e.operationId ? ` <code>${h(e.operationId)}</code>` : ''} — ${e.durationMs} ms</div>
+<div><b>${h(e.channel)}</b>${e.phase && e.phase !== 'case' ? ` <small>(${h(e.phase)})</small>` : ''}${e.operationId ? ` <code>${h(e.operationId)}</code>` : ''} — ${e.durationMs} ms</div>
 <pre>${h(`${req.method} ${req.url}\n${headers(req.headers)}${req.body !== undefined ? `\n\n${req.body}` : ''}`)}</pre>
 ${res ? `<pre>${h(`HTTP ${res.status}\n${headers(res.headers)}${res.body ? `\n\n${res.body}` : ''}`)}</pre>` : `<pre>${h(e.error ?? 'no response')}</pre>`}
 <pre>${h(e.curl)}</pre>
 </div>`;
 }
 
-function caseHtml(r: CaseRecord): string {
+function caseHtml(run: RunReport, r: CaseRecord): string {
   const failures = r.failures.length
     ? `<table><tr><th>severity</th><th>check</th><th>expected</th><th>actual</th></tr>${r.failures
         .map((f) => `<tr><td>${h(f.severity ?? r.severity)}</td><td>${h(f.check)}${f.message ? `<br><small>${h(f.message)}</small>` : ''}</td><td><pre>${h(f.expected)}</pre></td><td><pre>${h(f.actual)}</pre></td></tr>`)
@@ -72,6 +73,7 @@ function caseHtml(r: CaseRecord): string {
   return `<details class="case" id="case-${h(r.id)}" data-outcome="${r.outcome}" data-severity="${r.severity}">
 <summary><span class="badge ${r.outcome}">${r.outcome}</span><span class="sev">${h(r.failedSeverity && r.failedSeverity !== r.severity ? `${r.severity}, failed ${r.failedSeverity}` : r.severity)}</span><b>${h(r.id)}</b> ${h(r.title)} <small>(${r.durationMs} ms)</small></summary>
 <div><p>${h(r.requirement)}</p>${failures}${notes ? `<ul>${notes}</ul>` : ''}
+${needsRepro(r) ? `<h3>Reproduce</h3><p><small>also in <code>repro/${h(r.id)}.sh</code></small></p><pre class="repro">${h(reproScript(run, r))}</pre>` : ''}
 <h3>Transcript (${r.transcript.length})</h3>${r.transcript.map(exchangeHtml).join('\n')}</div>
 </details>`;
 }
@@ -125,10 +127,11 @@ export function reportHtml(runs: RunReport[], generatedAt = new Date().toISOStri
 <h1>dhi conformance report</h1>
 <p>Generated ${h(generatedAt)}: <b id="case-count">${caseIds.size}</b> cases, <b id="agent-count">${runs.length}</b> agent${runs.length === 1 ? '' : 's'}.</p>
 ${summaryTable(runs)}${notRun}
+<p id="dhi-jwt"><small>The <code>curl</code> lines of control API requests carry <code>$DHI_JWT</code> (the JWT is never written to a report). Set it with the control API login: <code>${h(jwtLine(runs[0] ?? { controlUrl: 'http://127.0.0.1:8080' }))}</code>. A failed case's <b>Reproduce</b> script does this itself and re-creates the devices the case made (they were deleted after the run).</small></p>
 ${runs.length > 1 ? matrixTable(runs) : ''}
 <h2>Cases</h2>
 <div id="filters">${filters} ${agentSelect} — showing <b id="shown-count">${runs[0]?.cases.length ?? 0}</b></div>
-${runs.map((run) => `<div class="run" data-agent="${h(run.agent)}">${run.cases.map(caseHtml).join('\n')}</div>`).join('\n')}
+${runs.map((run) => `<div class="run" data-agent="${h(run.agent)}">${run.cases.map((r) => caseHtml(run, r)).join('\n')}</div>`).join('\n')}
 <script>${SCRIPT}</script>
 </body></html>
 `;

@@ -19,6 +19,8 @@ export interface RunReport {
   controlUrl: string;
   /** Why control cases were skipped, when they were. */
   controlUnavailable?: string;
+  /** Who logged in to the control API (the password is never stored). */
+  login?: { username: string; passwordIsDefault: boolean };
   /** --allow-skips: MUST cases that did not run do not fail the run. */
   allowSkips?: boolean;
   /** The MUST cases that did not run, and why. */

@@ -1,6 +1,7 @@
-// JUnit XML for CI systems: one testsuite per agent, one testcase per case.
+// JUnit XML for CI systems: one testsuite per run, one testcase per case.
 import type { CaseRecord } from '../case.js';
 import type { RunReport } from './json.js';
+import { needsRepro, reproScript } from './repro.js';
 
 export function escapeXml(text: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.
@@ -17,9 +18,8 @@ function failureText(record: CaseRecord): string {
 function testcase(run: RunReport, record: CaseRecord): string {
   const name = escapeXml(`${record.id} [${record.severity}] ${record.title}`);
   const open = `    <testcase classname="${escapeXml(`conformance.${run.agent}`)}" name="${name}" time="${(record.durationMs / 1000).toFixed(3)}"`;
-  // The curl lines that reproduce a failure or an error.
-  const curl = record.transcript.map((e) => e.curl).join('\n');
-  const out = curl ? `\n      <system-out>${escapeXml(curl)}</system-out>` : '';
+  // The script that reproduces a failure or an error (set-up, the case's requests, clean-up).
+  const out = needsRepro(record) ? `\n      <system-out>${escapeXml(reproScript(run, record))}</system-out>` : '';
   switch (record.outcome) {
     case 'pass':
       return `${open}/>`;
