@@ -60,6 +60,8 @@ export interface Case {
 
 export interface Exchange {
   channel: 'device' | 'control';
+  /** set-up: devices created for the case; case: the case itself; clean-up: what undid it. */
+  phase?: 'set-up' | 'case' | 'clean-up';
   operationId?: string;
   startedAt: number;
   durationMs: number;

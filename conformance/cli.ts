@@ -4,11 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { loadContract } from '../spec/load.js';
 import { blocks, opOf, type Case, type CaseRecord } from './case.js';
 import { catalogue } from './cases/index.js';
-import { createHttpTarget, RequestFailed, type HttpTarget } from './client.js';
+import { createHttpTarget, RequestFailed, type HttpTarget, type Reply } from './client.js';
 import { createContractChecker } from './contract-check.js';
-import { login } from './control/index.js';
+import { login, type LoginResult } from './control/index.js';
 import { caseLine, summaryLines } from './report/console.js';
-import { countRecords, type RunReport } from './report/json.js';
+import { countRecords, mustNotRun, type RunReport } from './report/json.js';
 import { writeReports } from './report/write.js';
 import { runCases } from './runner.js';
 
@@ -23,6 +23,8 @@ export interface ConformOptions {
   cases?: string[];
   exclude?: string[];
   strict?: boolean;
+  /** MUST cases that did not run (no control API, no rules API) do not fail the run. */
+  allowSkips?: boolean;
   list?: boolean;
   agent?: string;
   reportDir?: string;
@@ -82,11 +84,19 @@ export function catalogueLines(cases: readonly Case[]): string[] {
   return [...lines, '', `${cases.length} cases (${summary})`];
 }
 
-/** 1 when a case that counts failed or errored: MUST always, SHOULD under --strict. */
-export function exitCodeOf(records: readonly CaseRecord[], strict: boolean): number {
-  const broken = records.some((r) => (r.outcome === 'fail' && blocks(r.failedSeverity ?? r.severity, strict)) || (r.outcome === 'error' && blocks(r.severity, strict)));
+/**
+ * 1 when a case that counts failed or errored (MUST always, SHOULD under --strict), or a MUST case
+ * did not run and --allow-skips was not given: a run that did not test is not a pass.
+ */
+export function exitCodeOf(records: readonly CaseRecord[], strict: boolean, allowSkips = false): number {
+  const broken = records.some((r) =>
+    (r.outcome === 'fail' && blocks(r.failedSeverity ?? r.severity, strict))
+    || (r.outcome === 'error' && blocks(r.severity, strict))
+    || (r.outcome === 'skipped' && r.severity === 'MUST' && !allowSkips));
   return broken ? 1 : 0;
 }
+
+const needsControl = (c: Case) => Boolean(c.devices) || Boolean(c.control);
 
 export async function runConform(input: ConformOptions): Promise<ConformResult> {
   const print = input.print ?? ((line: string) => console.log(line));
@@ -94,8 +104,12 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new UsageError(`--concurrency: expected an integer in 1..256, got ${concurrency}`);
   const reportDir = input.reportDir ?? DEFAULTS.reportDir;
   const strict = input.strict ?? false;
+  const allowSkips = input.allowSkips ?? false;
   const selected = selectCases(catalogue, input.cases, input.exclude);
-  if (selected.length === 0) throw new UsageError(`no case matches --cases ${(input.cases ?? []).join(',') || '*'} --exclude ${(input.exclude ?? []).join(',')}`);
+  if (selected.length === 0) {
+    const exclude = input.exclude?.length ? ` --exclude ${input.exclude.join(',')}` : '';
+    throw new UsageError(`no case matches --cases ${(input.cases ?? []).join(',') || '*'}${exclude} (see --list)`);
+  }
   if (input.list) {
     catalogueLines(selected).forEach((line) => print(line));
     return { exitCode: 0, reportDir, counts: { total: selected.length } };
@@ -109,14 +123,29 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   const device = createHttpTarget({ baseUrl: target, insecure: input.insecure ?? false, connections, requestTimeoutMs: REQUEST_TIMEOUT_MS });
   const controlHttp = createHttpTarget({ baseUrl: controlUrl, insecure: input.insecure ?? false, connections, requestTimeoutMs: REQUEST_TIMEOUT_MS });
   try {
-    const unreachable = await probe(device);
-    if (unreachable) {
-      print(`dhi conform: the target ${target} is not reachable: ${unreachable}`);
+    const probed = await probe(device);
+    if (typeof probed === 'string') {
+      print(`dhi conform: the target ${target} is not reachable: ${probed}`);
       return { exitCode: 2, reportDir, counts: {} };
     }
+    if (probed.status !== 401) {
+      const type = probed.mediaType || 'no content type';
+      print(`dhi conform: warning: the target does not look like the device API: GET ${target}${PROBE_PATH} answered ${probed.status} (${type}, ${probed.bytes.length} bytes) where a device API answers an unknown token 401`);
+    }
     const startedAt = new Date();
-    const session = await login(controlHttp, input.username ?? DEFAULTS.username, input.password ?? DEFAULTS.password);
-    if (session.unavailable) print(`dhi conform: cases that need the control API are skipped: ${session.unavailable}`);
+    // Log in only when a selected case needs the control API; a failed login ends the run before
+    // any case, unless --allow-skips accepts that those cases do not run.
+    const controlNeeded = selected.some(needsControl);
+    const session: LoginResult = controlNeeded
+      ? await login(controlHttp, input.username ?? DEFAULTS.username, input.password ?? DEFAULTS.password)
+      : { unavailable: 'no selected case needs the control API' };
+    if (controlNeeded && session.unavailable) {
+      if (!allowSkips) {
+        print(`dhi conform: ${session.unavailable}; check --control-url, --username and --password (or --allow-skips to run only the cases without it)`);
+        return { exitCode: 2, reportDir, counts: {} };
+      }
+      print(`dhi conform: ${session.unavailable}; the cases that need it are skipped (--allow-skips)`);
+    }
     const agent = input.agent ?? new URL(target).host;
     print(`dhi conform: ${selected.length} cases against ${target} (agent ${agent}, concurrency ${concurrency})`);
     const records = await runCases(selected, {
@@ -130,32 +159,36 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
     });
     const durationMs = Date.now() - startedAt.getTime();
     const counts = countRecords(records);
-    const exitCode = exitCodeOf(records, strict);
+    const exitCode = exitCodeOf(records, strict, allowSkips);
     const run: RunReport = {
       agent,
       target,
       controlUrl,
-      ...(session.unavailable && { controlUnavailable: session.unavailable }),
+      ...(controlNeeded && session.unavailable && { controlUnavailable: session.unavailable }),
       startedAt: startedAt.toISOString(),
       durationMs,
       strict,
+      allowSkips,
+      ...(controlNeeded && { login: { username: input.username ?? DEFAULTS.username, passwordIsDefault: (input.password ?? DEFAULTS.password) === DEFAULTS.password } }),
       exitCode,
       counts,
+      mustNotRun: mustNotRun(records),
       cases: records,
     };
     await writeReports(reportDir, run);
-    summaryLines(agent, counts, durationMs, exitCode, reportDir).forEach((line) => print(line));
+    summaryLines(run, reportDir).forEach((line) => print(line));
     return { exitCode, reportDir, counts };
   } finally {
     await Promise.all([device.close(), controlHttp.close()]);
   }
 }
 
-/** Any HTTP answer means the target is there; only a failed connection is "unreachable". */
-async function probe(device: HttpTarget): Promise<string | undefined> {
+const PROBE_PATH = '/api/v1/dhi-conform-probe/attributes';
+
+/** The answer to a read with an unknown token (a device API says 401), or why there was none. */
+async function probe(device: HttpTarget): Promise<Reply | string> {
   try {
-    await device.send({ method: 'GET', path: '/api/v1/dhi-conform-probe/attributes', deadlineMs: 10_000 }, 'device', () => undefined);
-    return undefined;
+    return await device.send({ method: 'GET', path: PROBE_PATH, deadlineMs: 10_000 }, 'device', () => undefined);
   } catch (error) {
     if (error instanceof RequestFailed) return error.message;
     throw error;

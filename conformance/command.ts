@@ -5,7 +5,7 @@ import { collect, httpUrl, integer } from '../bin/option-parsers.js';
 export function registerConform(program: Command): void {
   program
     .command('conform')
-    .description('run the conformance suite against a server and write reports (exit 0 when every MUST case passes, 1 otherwise, 2 for a usage error or an unreachable target)')
+    .description('run the conformance suite against a server and write reports (exit 0 when every MUST case passes, 1 when one fails or did not run, 2 for a usage error, an unreachable target or a failed control API login)')
     .option('--target <url>', 'base URL of the device API (required unless --list)', httpUrl)
     .option('--control-url <url>', 'base URL of the ThingsBoard-style control API (default: the target)', httpUrl)
     .option('--username <user>', 'control API user', 'tenant@thingsboard.org')
@@ -13,6 +13,7 @@ export function registerConform(program: Command): void {
     .option('--cases <id-glob>', 'run only cases whose id matches (e.g. 4.*, *.3.*, 1.2.1; repeatable, comma-separated)', collect)
     .option('--exclude <id-glob>', 'leave out cases whose id matches (repeatable, comma-separated)', collect)
     .option('--strict', 'SHOULD failures fail the run too', false)
+    .option('--allow-skips', 'MUST cases that cannot run (no control API, no rules API) do not fail the run', false)
     .option('--list', 'print the case catalogue (after --cases/--exclude) and exit', false)
     .option('--agent <name>', 'name of the implementation under test (one column of the report matrix; default: the target host)')
     .option('--report-dir <dir>', 'where reports go', 'reports/conformance')

@@ -67,8 +67,11 @@ export async function runCase(c: Case, options: RunnerOptions): Promise<CaseReco
   let outcome: CaseRecord['outcome'] | undefined;
   let reason: string | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let caseStartedAt = Infinity;
+  let cleanupStartedAt = Infinity;
   try {
     for (let i = 0; i < (c.devices ?? 0); i++) t.devices.push(await control.createDevice(`${unique}-d${i}`));
+    caseStartedAt = Date.now();
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`the case did not finish within ${options.caseTimeoutMs} ms`)), options.caseTimeoutMs);
     });
@@ -81,6 +84,7 @@ export async function runCase(c: Case, options: RunnerOptions): Promise<CaseReco
   } finally {
     clearTimeout(timer);
   }
+  cleanupStartedAt = Date.now();
   for (const action of cleanups.reverse()) {
     try {
       await action();
@@ -92,6 +96,7 @@ export async function runCase(c: Case, options: RunnerOptions): Promise<CaseReco
   outcome ??= settled.length ? 'fail' : 'pass';
   // Exchanges are recorded as they end; a poll answered by a later change reads better in start order.
   transcript.sort((a, b) => a.startedAt - b.startedAt);
+  for (const e of transcript) e.phase = e.startedAt < caseStartedAt ? 'set-up' : e.startedAt < cleanupStartedAt ? 'case' : 'clean-up';
   const result: CaseRecord = { ...base, outcome, failures: settled, durationMs: Date.now() - started, transcript };
   if (outcome === 'fail') result.failedSeverity = strongest(settled.map((f) => f.severity));
   if (reason) result.reason = reason;

@@ -28,6 +28,8 @@ export const attributeUploadCases: Case[] = [
     async run(t) {
       const [d] = t.devices;
       t.expect(statusIsSuccess()(await t.device(op.postAttributes(d.token, json({ onlyClient: 1 })))));
+      // Wait for the write to land as a client attribute, then assert its absence from shared.
+      await expectStored(t, () => t.control.getAttributes(d.id, 'CLIENT_SCOPE', ['onlyClient']), (entries) => [attributesInclude(entries, { onlyClient: 1 })]);
       t.expect(attributesLack(await t.control.getAttributes(d.id, 'SHARED_SCOPE'), ['onlyClient']));
     },
   },

@@ -1,17 +1,23 @@
 // Operation 8: POST /api/v1/{token}/claim, finished by a customer user claiming the device by name.
 import type { Case, CaseRun, Failure } from '../case.js';
 import type { Reply } from '../client.js';
-import { bodyEquals, bodyIsEmpty, checkAll, isObject, noting, should, statusIs, statusIsSuccess } from '../checks.js';
+import { bodyEquals, bodyIsEmpty, checkAll, isObject, isTrue, noting, should, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
 import { json, op, raw, type Body } from './kit.js';
 import { invalidInput, TB_500 } from './patterns.js';
 
 /** The device opens a claim window; a new customer user claims the device with `secretKey`. */
-async function claimFlow(t: CaseRun, body: Body, secretKey: string, beforeClaim?: () => Promise<void>): Promise<{ device: Reply; claim: Reply; jwt: string }> {
+async function claimFlow(t: CaseRun, body: Body, secretKey: string, beforeClaim?: () => Promise<void>): Promise<{ device: Reply; claim: Reply; jwt: string; customerId: string }> {
   const [d] = t.devices;
   const device = await t.device(op.claim(d.token, body));
   await beforeClaim?.();
-  const { jwt } = await t.control.createCustomerUser(`${t.unique}-customer`);
-  return { device, claim: await t.control.claimDevice(d.name, secretKey, jwt), jwt };
+  const { jwt, customerId } = await t.control.createCustomerUser(`${t.unique}-customer`);
+  return { device, claim: await t.control.claimDevice(d.name, secretKey, jwt), jwt, customerId };
+}
+
+/** The device's owner as the control API reads it back. */
+async function ownerOf(t: CaseRun): Promise<string | undefined> {
+  const owner = (await t.control.getDevice(t.devices[0].id)).customerId;
+  return isObject(owner) && typeof owner.id === 'string' ? owner.id : undefined;
 }
 
 function claimSucceeded(claim: Reply): Failure | undefined {
@@ -91,6 +97,30 @@ export const claimCases: Case[] = [
       t.expect(claimSucceeded(claim));
       const again = await t.control.claimDevice(t.devices[0].name, 'twice', jwt);
       t.expect(...checkAll(again, noting('the second claim of an owned device', statusIs(400)), bodyEquals('CLAIMED')));
+    },
+  },
+  {
+    id: '8.1.3',
+    title: 'a successful claim makes the claiming customer the owner',
+    requirement: 'Claiming assigns the device to the customer who gives the secret key within the window (specification, operation 8; ThingsBoard REST claim): the device then reads back owned by that customer.',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const { claim, customerId } = await claimFlow(t, json({ secretKey: 'owner-key', durationMs: 60_000 }), 'owner-key');
+      t.expect(claimSucceeded(claim), valueEquals('ownerIsTheClaimingCustomer', await ownerOf(t), customerId));
+    },
+  },
+  {
+    id: '8.3.3',
+    title: 'a device that never opened a claim window cannot be claimed',
+    requirement: 'Claiming starts with the device\'s claim request (specification, operation 8): without one, a customer\'s claim fails and the owner stays unchanged.',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const { jwt, customerId } = await t.control.createCustomerUser(`${t.unique}-customer`);
+      const claim = await t.control.claimDevice(t.devices[0].name, '', jwt);
+      const owner = await ownerOf(t);
+      t.expect(claimRefused(claim, 'the device opened no claim window'), isTrue('ownerUnchanged', owner !== customerId, 'not owned by the customer', owner));
     },
   },
   invalidInput({ id: '8.2.1', title: 'malformed JSON is 400', thingsboard: TB_500, request: (k) => op.claim(k, raw('{"secretKey": ')) }),

@@ -1,7 +1,7 @@
 // Operation 9: POST /api/v1/provision (no token; key and secret of a device profile in the body).
 import type { Case, CaseRun, Failure } from '../case.js';
 import type { Reply } from '../client.js';
-import { bodyEquals, checkAll, isErrorBody, isObject, noting, should, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
+import { bodyEquals, checkAll, isErrorBody, isObject, isTrue, noting, should, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
 import { randomToken } from '../control/index.js';
 import type { ProvisionType } from '../control/server-side.js';
 import { json, op, raw, type Body } from './kit.js';
@@ -20,6 +20,21 @@ async function profile(t: CaseRun, type: ProvisionType): Promise<{ key: string; 
 async function provision(t: CaseRun, body: Record<string, unknown>): Promise<Reply> {
   const reply = await t.device(op.provision(json(body)));
   if (typeof body.deviceName === 'string' && t.devices.every((d) => d.name !== body.deviceName)) await t.control.adoptDeviceByName(body.deviceName);
+  return reply;
+}
+
+/**
+ * A refused request: the answer, and a failure when a device of that name exists afterwards (the
+ * reply came after the decision, so the read is not early). Such a device is still removed after
+ * the case, once the failure is recorded.
+ */
+async function provisionRefused(t: CaseRun, body: Record<string, unknown>): Promise<Reply> {
+  const reply = await t.device(op.provision(json(body)));
+  const created = await t.control.deviceByName(body.deviceName as string);
+  if (created) {
+    t.expect({ check: 'refusedProvisioningCreatedNothing', expected: `no device named ${String(body.deviceName)}`, actual: { id: created.id.id, name: created.name } });
+    t.cleanup(() => t.control.deleteDevice(created.id.id));
+  }
   return reply;
 }
 
@@ -96,7 +111,7 @@ export const provisionCases: Case[] = [
     control: true,
     async run(t) {
       const p = await profile(t, 'ALLOW_CREATE_NEW_DEVICES');
-      const reply = await provision(t, { deviceName: `${t.unique}-intruder`, provisionDeviceKey: p.key, provisionDeviceSecret: `${p.secret}x` });
+      const reply = await provisionRefused(t, { deviceName: `${t.unique}-intruder`, provisionDeviceKey: p.key, provisionDeviceSecret: `${p.secret}x` });
       t.expect(refused(reply, 'wrong secret'), ...checkAll(reply, should(statusIs(200)), should(bodyEquals(NOT_FOUND))));
     },
   },
@@ -152,6 +167,17 @@ export const provisionCases: Case[] = [
       const reply = await provision(t, { deviceName: `${t.unique}-own`, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret, credentialsType: 'ACCESS_TOKEN', token });
       t.expect(succeeded(reply), valueEquals('credentialsValueIsTheGivenToken', isObject(reply.json) ? reply.json.credentialsValue : undefined, token));
       t.expect(statusIs(200)(await t.device(op.telemetry(token, json({ own: 1 })))));
+    },
+  },
+  {
+    id: '9.3.3',
+    title: 'a refused provisioning is answered 200 with a status, not an error status',
+    requirement: 'Provisioning has no token (specification, Authentication 3), so a refusal is not 401; a well-formed request is not 400 or 5xx: the device reads the outcome from the body (ThingsBoard: 200 {"status": "NOT_FOUND"}).',
+    severity: 'MUST',
+    async run(t) {
+      const reply = await t.device(op.provision(json({ deviceName: `${t.unique}-refused`, provisionDeviceKey: `unknown-${randomToken()}`, provisionDeviceSecret: 'whatever' })));
+      const status = isObject(reply.json) ? reply.json.status : undefined;
+      t.expect(statusIs(200)(reply), isTrue('refusalHasAStatus', typeof status === 'string' && status !== 'SUCCESS', 'a status such as NOT_FOUND or FAILURE', reply.json ?? reply.text.slice(0, 200)));
     },
   },
   badRequest('9.2.1', 'a request without provisionDeviceSecret is 400', json({ deviceName: 'x', provisionDeviceKey: 'k' })),

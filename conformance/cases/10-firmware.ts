@@ -1,7 +1,7 @@
 // Operation 10: GET /api/v1/{token}/firmware?title=..&version=..[&size=..&chunk=..]
 import { createHash } from 'node:crypto';
 import type { Case, CaseRun } from '../case.js';
-import { bodyHasEntries, bodyIsEmpty, checkAll, headerMatches, isTrue, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
+import { at, bodyHasEntries, bodyIsEmpty, checkAll, headerMatches, isTrue, mediaTypeIs, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
 import type { OtaPackage, PackageType } from '../control/server-side.js';
 import { changeDuringPoll, DELIVERY_TIMEOUT_MS, notBeforeChange, op, unanswered } from './kit.js';
 import { invalidInput } from './patterns.js';
@@ -9,6 +9,8 @@ import { invalidInput } from './patterns.js';
 const SIZE = 1037;
 const CHUNK = 100;
 const FILE_NAME = 'firmware.bin';
+/** The type createPackage uploads the file with. */
+const CONTENT_TYPE = 'application/octet-stream';
 
 /** Deterministic bytes that are not all alike, so an offset error changes the checksum. */
 function packageBytes(): Buffer {
@@ -145,6 +147,49 @@ export const firmwareCases: Case[] = [
       t.expect(statusIs(200)(reply), checksumMatches('checksumMatches', reply.bytes, pkg));
       const attributes = await t.device(op.getAttributes(t.devices[0].token, { sharedKeys: ['sw_title', 'sw_version', 'sw_checksum'] }));
       t.expect(bodyHasEntries({ sw_title: pkg.title, sw_version: pkg.version, sw_checksum: pkg.checksum }, 'shared')(attributes));
+    },
+  },
+  {
+    id: '10.1.5',
+    title: 'a title or version other than the assigned package\'s does not get the package',
+    requirement: 'title and version name the target firmware (specification, operation 10): a request naming another one is not served the assigned package (ThingsBoard: 400).',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const pkg = await assigned(t);
+      for (const query of [{ title: pkg.title, version: `${pkg.version}-other` }, { title: `${pkg.title}-other`, version: pkg.version }]) {
+        const reply = await t.device(op.firmware(t.devices[0].token, query));
+        const label = new URLSearchParams(query).toString();
+        t.expect(isTrue(`notServed(${label})`, reply.status >= 400 && reply.status < 500, 'a 4xx answer, not the package', `${reply.status}, ${reply.bytes.length} bytes`), at('SHOULD', statusIs(400)(reply)));
+      }
+    },
+  },
+  {
+    id: '10.6.5',
+    title: 'the download is fw_size bytes, with the package\'s content type',
+    requirement: 'ThingsBoard sets fw_size with the other fw_* attributes and serves the package with the content type it was uploaded with.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const pkg = await assigned(t);
+      const attributes = await t.device(op.getAttributes(t.devices[0].token, { sharedKeys: ['fw_size'] }));
+      const reply = await t.device(op.firmware(t.devices[0].token, { title: pkg.title, version: pkg.version }));
+      t.expect(bodyHasEntries({ fw_size: SIZE }, 'shared')(attributes), statusIs(200)(reply), valueEquals('downloadIsFwSizeBytes', reply.bytes.length, SIZE), mediaTypeIs(CONTENT_TYPE)(reply));
+    },
+  },
+  {
+    id: '10.6.6',
+    title: 'with nothing assigned to the device, its profile\'s package is served',
+    requirement: 'ThingsBoard serves the device\'s own package, else the one assigned to its device profile.',
+    severity: 'SHOULD',
+    control: true,
+    async run(t) {
+      const profileId = await t.control.createProvisionProfile(`${t.unique}-profile`, 'DISABLED', null, null);
+      const device = await t.control.createDevice(`${t.unique}-in-profile`, { profileId });
+      const pkg = await t.control.createPackage({ type: 'FIRMWARE', title: `${t.unique}-profile-fw`, version: '2.0.0', profileId, bytes: packageBytes(), fileName: FILE_NAME });
+      await t.control.assignProfilePackage(profileId, 'FIRMWARE', pkg.id);
+      const reply = await t.device(op.firmware(device.token, { title: pkg.title, version: pkg.version }));
+      t.expect(statusIs(200)(reply), checksumMatches('profilePackageServed', reply.bytes, pkg));
     },
   },
   invalidInput({

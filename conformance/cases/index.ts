@@ -13,6 +13,9 @@ import { firmwareCases } from './10-firmware.js';
 import { authCases } from './auth.js';
 import { errorCases } from './errors.js';
 import { isolationCases } from './isolation.js';
+import { keyFilterCases } from './key-filters.js';
+import { pollBoundCases } from './poll-bounds.js';
+import { rpcRoutingCases } from './rpc-routing.js';
 
 export const catalogue: readonly Case[] = [
   ...telemetryCases,
@@ -28,6 +31,9 @@ export const catalogue: readonly Case[] = [
   ...authCases,
   ...errorCases,
   ...isolationCases,
+  ...keyFilterCases,
+  ...pollBoundCases,
+  ...rpcRoutingCases,
 ].sort((a, b) => compareIds(a.id, b.id));
 
 const problems = catalogueProblems(catalogue);

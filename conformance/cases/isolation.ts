@@ -1,8 +1,8 @@
 // Isolation: one device's token never reads, answers or receives another device's data.
 import type { Case } from '../case.js';
-import { bodyLacksKeys, isObject, keyNotStored, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
+import { bodyHasEntries, bodyLacksKeys, isObject, keyNotStored, statusIs, statusIsSuccess, storedValueEquals, valueEquals } from '../checks.js';
 import { commandDuringPoll } from './05-rpc-poll.js';
-import { DELIVERY_TIMEOUT_MS, json, op, QUIET_TIMEOUT_MS, SETTLE_MS, startPoll, unanswered } from './kit.js';
+import { DELIVERY_TIMEOUT_MS, expectStored, json, op, QUIET_TIMEOUT_MS, SETTLE_MS, startPoll, unanswered } from './kit.js';
 
 export const isolationCases: Case[] = [
   {
@@ -14,6 +14,8 @@ export const isolationCases: Case[] = [
     async run(t) {
       const [a, b] = t.devices;
       t.expect(statusIsSuccess()(await t.device(op.telemetry(b.token, json({ onlyB: 1 })))));
+      // Absence means something only once the write has landed: wait for it on B, then read A.
+      await expectStored(t, () => t.control.getTimeseries(b.id, ['onlyB']), (series) => [storedValueEquals(series, 'onlyB', 1)]);
       t.expect(keyNotStored(await t.control.getTimeseries(a.id, ['onlyB']), 'onlyB'));
     },
   },
@@ -27,6 +29,9 @@ export const isolationCases: Case[] = [
       const [a, b] = t.devices;
       t.expect(statusIsSuccess()(await t.device(op.postAttributes(a.token, json({ secretOfA: 'a' })))));
       await t.control.setAttributes(a.id, 'SHARED_SCOPE', { sharedOfA: 'a' });
+      // A reads its own values first, so B's read cannot pass for having come too early.
+      const own = await t.device(op.getAttributes(a.token, 'clientKeys=secretOfA&sharedKeys=sharedOfA'));
+      t.expect(bodyHasEntries({ secretOfA: 'a' }, 'client')(own));
       const reply = await t.device(op.getAttributes(b.token, 'clientKeys=secretOfA&sharedKeys=sharedOfA'));
       t.expect(statusIsSuccess()(reply), bodyLacksKeys(['secretOfA'], 'client')(reply), bodyLacksKeys(['sharedOfA'], 'shared')(reply));
     },

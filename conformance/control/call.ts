@@ -52,17 +52,22 @@ export function bodyOf<T>(reply: Reply, what: string): T {
 
 export interface LoginResult {
   jwt?: string;
-  /** Why the control API cannot be used (unreachable, bad credentials); cases needing it are skipped. */
+  /** Why the control API cannot be used: one line naming the URL and the status (or the network error). */
   unavailable?: string;
 }
 
 export async function login(http: HttpTarget, username: string, password: string): Promise<LoginResult> {
+  const where = `POST ${http.baseUrl}/api/auth/login as ${username}`;
+  let failure = '';
   try {
-    const reply = await http.send({ method: 'POST', path: '/api/auth/login', json: { username, password }, deadlineMs: 10_000 }, 'control', () => undefined);
+    const reply = await http.send({ method: 'POST', path: '/api/auth/login', json: { username, password }, deadlineMs: 10_000 }, 'control', (e) => (failure = e.error ?? ''));
     const token = (reply.json as { token?: unknown } | undefined)?.token;
     if (reply.status === 200 && typeof token === 'string') return { jwt: token };
-    return { unavailable: `login at ${http.baseUrl}/api/auth/login as ${username} answered ${reply.status}: ${reply.text.slice(0, 200) || '(empty body)'}` };
+    // ThingsBoard's error body says why ("Invalid username or password"); any other body is left out.
+    const message = (reply.json as { message?: unknown } | undefined)?.message;
+    const why = typeof message === 'string' ? ` (${message.replace(/\s+/g, ' ').slice(0, 120)})` : reply.status === 200 ? ' without a token' : '';
+    return { unavailable: `control API login failed: ${where} answered ${reply.status}${why}` };
   } catch (error) {
-    return { unavailable: `control API at ${http.baseUrl} is not reachable: ${(error as Error).message}` };
+    return { unavailable: `control API login failed: ${where}: ${failure || (error as Error).message}` };
   }
 }

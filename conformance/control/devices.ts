@@ -49,12 +49,16 @@ export function deviceApi(ctx: ControlContext) {
     return bodyOf<DeviceBody>(await call(ctx, 'saveDevice', { method: 'POST', path: '/api/device', json: device }), 'the saved device');
   }
 
+  /** The device of that name, or undefined. */
+  async function deviceByName(name: string): Promise<DeviceBody | undefined> {
+    const reply = await call(ctx, 'getTenantDevices', { method: 'GET', path: '/api/tenant/devices', query: { deviceName: name } }, [200, 404]);
+    return reply.status === 404 ? undefined : bodyOf<DeviceBody>(reply, 'the device found by name');
+  }
+
   /** The device of that name, or undefined; a device found is deleted after the case. */
   async function adoptDeviceByName(name: string): Promise<DeviceBody | undefined> {
-    const reply = await call(ctx, 'getTenantDevices', { method: 'GET', path: '/api/tenant/devices', query: { deviceName: name } }, [200, 404]);
-    if (reply.status === 404) return undefined;
-    const device = bodyOf<DeviceBody>(reply, 'the device found by name');
-    ctx.cleanup(() => deleteDevice(device.id.id));
+    const device = await deviceByName(name);
+    if (device) ctx.cleanup(() => deleteDevice(device.id.id));
     return device;
   }
 
@@ -85,5 +89,5 @@ export function deviceApi(ctx: ControlContext) {
     return bodyOf<Series>(reply, 'the timeseries');
   }
 
-  return { createDevice, deleteDevice, getDevice, saveDevice, adoptDeviceByName, credentialsToken, setAttributes, deleteAttributes, getAttributes, getTimeseries };
+  return { createDevice, deleteDevice, getDevice, saveDevice, deviceByName, adoptDeviceByName, credentialsToken, setAttributes, deleteAttributes, getAttributes, getTimeseries };
 }

@@ -4,7 +4,7 @@ import type { ControlContext } from './call.js';
 import { deviceApi } from './devices.js';
 import { serverSideApi } from './server-side.js';
 
-export { ControlError, login, type ControlContext } from './call.js';
+export { ControlError, login, type ControlContext, type LoginResult } from './call.js';
 export { randomToken } from './devices.js';
 
 export function createControl(ctx: ControlContext) {

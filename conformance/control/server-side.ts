@@ -74,6 +74,15 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     ctx.cleanup(async () => devices.saveDevice({ ...(await devices.getDevice(deviceId)), [field]: null }));
   }
 
+  /** Assigns the package to a device profile; undone after the case, before the package goes. */
+  async function assignProfilePackage(profileId: string, type: PackageType, packageId: string): Promise<void> {
+    const field = type === 'FIRMWARE' ? 'firmwareId' : 'softwareId';
+    const read = async () => bodyOf<Record<string, unknown>>(await call(ctx, 'getDeviceProfile', { method: 'GET', path: `/api/deviceProfile/${profileId}` }), 'the device profile');
+    const save = (profile: Record<string, unknown>) => call(ctx, 'saveDeviceProfile', { method: 'POST', path: '/api/deviceProfile', json: profile });
+    await save({ ...(await read()), [field]: { entityType: 'OTA_PACKAGE', id: packageId } });
+    ctx.cleanup(async () => save({ ...(await read()), [field]: null }));
+  }
+
   async function createProvisionProfile(name: string, type: ProvisionType, key: string | null, secret: string | null): Promise<string> {
     const reply = await call(ctx, 'saveDeviceProfile', {
       method: 'POST',
@@ -119,5 +128,5 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     return call(ctx, 'claimDevice', { method: 'POST', path: `/api/customer/device/${encodeURIComponent(deviceName)}/claim`, json: { secretKey } }, 'any', jwt);
   }
 
-  return { sendRpc, setRule, createPackage, assignPackage, createProvisionProfile, createCustomerUser, claimDevice };
+  return { sendRpc, setRule, createPackage, assignPackage, assignProfilePackage, createProvisionProfile, createCustomerUser, claimDevice };
 }

@@ -1,6 +1,7 @@
 // Live console lines, one per case as it finishes, and the summary at the end.
 import type { CaseRecord } from '../case.js';
-import type { Counts } from './json.js';
+import type { RunReport } from './json.js';
+import { needsRepro } from './repro.js';
 
 const LABEL: Record<CaseRecord['outcome'], string> = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP', error: 'ERR ' };
 
@@ -11,20 +12,31 @@ export function caseLine(record: CaseRecord, sharedReason?: string): string {
   const details = record.outcome === 'fail'
     ? record.failures.map((f) => `       - [${f.severity}] ${f.check}${f.message ? `: ${f.message}` : ''}; expected ${brief(f.expected)}, got ${brief(f.actual)}`)
     : record.reason && !(sharedReason && record.reason.includes(sharedReason))
-      ? [`       - ${record.reason}`]
+      ? [`       - ${brief(record.reason, REASON_LIMIT)}`]
       : [];
   return [head, ...details].join('\n');
 }
 
-function brief(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text === undefined ? 'undefined' : text.length > 160 ? `${text.slice(0, 160)}...` : text;
+/** Console lines stay lines: a body (an HTML page from a server that is not this API) is cut. */
+const VALUE_LIMIT = 120;
+const REASON_LIMIT = 300;
+
+export function brief(value: unknown, limit = VALUE_LIMIT): string {
+  const raw = typeof value === 'string' ? value : JSON.stringify(value);
+  if (raw === undefined) return 'undefined';
+  const text = raw.replace(/\s+/g, ' ').trim();
+  return text.length > limit ? `${text.slice(0, limit)}... [cut: the report's transcript has the body]` : text;
 }
 
-export function summaryLines(agent: string, counts: Counts, durationMs: number, exitCode: number, reportDir: string): string[] {
+export function summaryLines(run: RunReport, reportDir: string): string[] {
+  const { agent, counts, durationMs, exitCode } = run;
+  const notRun = (run.mustNotRun ?? []).map((n) => `  - ${n.ids.length} MUST: ${brief(n.reason, REASON_LIMIT)} (${n.ids.join(', ')})`);
+  const verdict = run.allowSkips ? 'accepted with --allow-skips' : 'this fails the run; --allow-skips accepts it';
   return [
     '',
     `${agent}: ${counts.total} cases in ${(durationMs / 1000).toFixed(1)} s: ${counts.pass} passed, ${counts.fail} failed (${counts.mustFailures} MUST, ${counts.shouldFailures} SHOULD), ${counts.skipped} skipped, ${counts.error} errors`,
+    ...(notRun.length ? [`${counts.mustNotRun} MUST cases did not run (${verdict}):`, ...notRun] : []),
+    ...(run.cases.some(needsRepro) ? [`reproduce a failure: sh ${reportDir}/repro/<id>.sh (it logs in for $DHI_JWT and re-creates the case's devices)`] : []),
     `reports: ${reportDir}/index.html, index.json, junit.xml; exit code ${exitCode}`,
   ];
 }

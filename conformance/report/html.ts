@@ -2,6 +2,7 @@
 // x cases matrix when several agents ran into the directory, filters, and each case's transcript.
 import { compareIds, OUTCOMES, SEVERITIES, type CaseRecord, type Exchange } from '../case.js';
 import type { RunReport } from './json.js';
+import { jwtLine, needsRepro, reproScript } from './repro.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": '#39' }[c]};`);
@@ -16,6 +17,7 @@ table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #d5d9de;padd
 th{background:#eef1f4}.num{text-align:right}
 .badge{display:inline-block;min-width:4.2em;text-align:center;border-radius:3px;padding:0 .35em;font-weight:600;font-size:.85em}
 .pass{background:#d7f5dd;color:#13581f}.fail{background:#fbd9d9;color:#8a1414}.skipped{background:#ececec;color:#555}.error{background:#fde9c8;color:#7a4a00}
+.notrun{background:#fbd9d9;font-weight:600}
 .sev{font-size:.8em;color:#555;margin:0 .4em}
 details.case{border:1px solid #d5d9de;border-radius:4px;margin:.3em 0;background:#fff}
 details.case>summary{cursor:pointer;padding:.3em .5em}
@@ -54,14 +56,14 @@ function exchangeHtml(e: Exchange): string {
   const res = e.response;
   const headers = (hs: Record<string, string>) => Object.entries(hs).map(([k, v]) => `${k}: ${v}`).join('\n');
   return `<div class="exchange ${e.channel}">
-<div><b>${h(e.channel)}</b>${e.operationId ? ` <code>${h(e.operationId)}</code>` : ''} — ${e.durationMs} ms</div>
+<div><b>${h(e.channel)}</b>${e.phase && e.phase !== 'case' ? ` <small>(${h(e.phase)})</small>` : ''}${e.operationId ? ` <code>${h(e.operationId)}</code>` : ''} — ${e.durationMs} ms</div>
 <pre>${h(`${req.method} ${req.url}\n${headers(req.headers)}${req.body !== undefined ? `\n\n${req.body}` : ''}`)}</pre>
 ${res ? `<pre>${h(`HTTP ${res.status}\n${headers(res.headers)}${res.body ? `\n\n${res.body}` : ''}`)}</pre>` : `<pre>${h(e.error ?? 'no response')}</pre>`}
 <pre>${h(e.curl)}</pre>
 </div>`;
 }
 
-function caseHtml(r: CaseRecord): string {
+function caseHtml(run: RunReport, r: CaseRecord): string {
   const failures = r.failures.length
     ? `<table><tr><th>severity</th><th>check</th><th>expected</th><th>actual</th></tr>${r.failures
         .map((f) => `<tr><td>${h(f.severity ?? r.severity)}</td><td>${h(f.check)}${f.message ? `<br><small>${h(f.message)}</small>` : ''}</td><td><pre>${h(f.expected)}</pre></td><td><pre>${h(f.actual)}</pre></td></tr>`)
@@ -71,6 +73,7 @@ function caseHtml(r: CaseRecord): string {
   return `<details class="case" id="case-${h(r.id)}" data-outcome="${r.outcome}" data-severity="${r.severity}">
 <summary><span class="badge ${r.outcome}">${r.outcome}</span><span class="sev">${h(r.failedSeverity && r.failedSeverity !== r.severity ? `${r.severity}, failed ${r.failedSeverity}` : r.severity)}</span><b>${h(r.id)}</b> ${h(r.title)} <small>(${r.durationMs} ms)</small></summary>
 <div><p>${h(r.requirement)}</p>${failures}${notes ? `<ul>${notes}</ul>` : ''}
+${needsRepro(r) ? `<h3>Reproduce</h3><p><small>also in <code>repro/${h(r.id)}.sh</code></small></p><pre class="repro">${h(reproScript(run, r))}</pre>` : ''}
 <h3>Transcript (${r.transcript.length})</h3>${r.transcript.map(exchangeHtml).join('\n')}</div>
 </details>`;
 }
@@ -78,9 +81,9 @@ function caseHtml(r: CaseRecord): string {
 function summaryTable(runs: RunReport[]): string {
   const rows = runs.map((run) => {
     const c = run.counts;
-    return `<tr><td>${h(run.agent)}</td><td>${h(run.target)}</td><td class="num">${c.total}</td><td class="num">${c.pass}</td><td class="num">${c.fail}</td><td class="num">${c.mustFailures}</td><td class="num">${c.shouldFailures}</td><td class="num">${c.skipped}</td><td class="num">${c.error}</td><td class="num">${(run.durationMs / 1000).toFixed(1)} s</td><td class="num">${run.exitCode}</td></tr>`;
+    return `<tr><td>${h(run.agent)}</td><td>${h(run.target)}</td><td class="num">${c.total}</td><td class="num">${c.pass}</td><td class="num">${c.fail}</td><td class="num">${c.mustFailures}</td><td class="num">${c.shouldFailures}</td><td class="num">${c.skipped}</td><td class="num${c.mustNotRun ? ' notrun' : ''}">${c.mustNotRun ?? 0}</td><td class="num">${c.error}</td><td class="num">${(run.durationMs / 1000).toFixed(1)} s</td><td class="num">${run.exitCode}</td></tr>`;
   });
-  return `<table id="summary"><tr><th>agent</th><th>target</th><th>cases</th><th>pass</th><th>fail</th><th>MUST failed</th><th>SHOULD failed</th><th>skipped</th><th>error</th><th>duration</th><th>exit</th></tr>${rows.join('')}</table>`;
+  return `<table id="summary"><tr><th>agent</th><th>target</th><th>cases</th><th>pass</th><th>fail</th><th>MUST failed</th><th>SHOULD failed</th><th>skipped</th><th>MUST not run</th><th>error</th><th>duration</th><th>exit</th></tr>${rows.join('')}</table>`;
 }
 
 function matrixTable(runs: RunReport[]): string {
@@ -100,6 +103,15 @@ function matrixTable(runs: RunReport[]): string {
   return `<h2>Agents × cases</h2><table id="matrix">${head}${rows.join('')}</table>`;
 }
 
+/** The MUST cases of a run that did not run, by reason: a run that did not test is not a pass. */
+function notRunHtml(run: RunReport): string {
+  const groups = run.mustNotRun ?? [];
+  if (groups.length === 0) return '';
+  const verdict = run.allowSkips ? 'accepted with --allow-skips' : 'this fails the run';
+  const items = groups.map((g) => `<li>${g.ids.length}: ${h(g.reason)} <small>(${g.ids.map((id) => `<a href="#case-${h(id)}">${h(id)}</a>`).join(', ')})</small></li>`).join('');
+  return `<div class="must-not-run" data-agent="${h(run.agent)}"><p><b>${h(run.agent)}: ${run.counts.mustNotRun} MUST cases did not run</b> (${verdict}):</p><ul>${items}</ul></div>`;
+}
+
 export function reportHtml(runs: RunReport[], generatedAt = new Date().toISOString()): string {
   const caseIds = new Set(runs.flatMap((run) => run.cases.map((r) => r.id)));
   const filters = [
@@ -107,18 +119,19 @@ export function reportHtml(runs: RunReport[], generatedAt = new Date().toISOStri
     ...SEVERITIES.map((s) => `<label><input type="checkbox" value="${s}" checked> ${s}</label>`),
   ].join('');
   const agentSelect = runs.length > 1 ? `<label>agent <select id="agent">${runs.map((run) => `<option>${h(run.agent)}</option>`).join('')}</select></label>` : '';
-  const skipped = runs.filter((run) => run.controlUnavailable).map((run) => `<p>${h(run.agent)}: control API unavailable — ${h(run.controlUnavailable)}</p>`).join('');
+  const notRun = runs.map(notRunHtml).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>dhi conformance report</title><style>${CSS}</style></head>
 <body>
 <h1>dhi conformance report</h1>
 <p>Generated ${h(generatedAt)}: <b id="case-count">${caseIds.size}</b> cases, <b id="agent-count">${runs.length}</b> agent${runs.length === 1 ? '' : 's'}.</p>
-${summaryTable(runs)}${skipped}
+${summaryTable(runs)}${notRun}
+<p id="dhi-jwt"><small>The <code>curl</code> lines of control API requests carry <code>$DHI_JWT</code> (the JWT is never written to a report). Set it with the control API login: <code>${h(jwtLine(runs[0] ?? { controlUrl: 'http://127.0.0.1:8080' }))}</code>. A failed case's <b>Reproduce</b> script does this itself and re-creates the devices the case made (they were deleted after the run).</small></p>
 ${runs.length > 1 ? matrixTable(runs) : ''}
 <h2>Cases</h2>
 <div id="filters">${filters} ${agentSelect} — showing <b id="shown-count">${runs[0]?.cases.length ?? 0}</b></div>
-${runs.map((run) => `<div class="run" data-agent="${h(run.agent)}">${run.cases.map(caseHtml).join('\n')}</div>`).join('\n')}
+${runs.map((run) => `<div class="run" data-agent="${h(run.agent)}">${run.cases.map((r) => caseHtml(run, r)).join('\n')}</div>`).join('\n')}
 <script>${SCRIPT}</script>
 </body></html>
 `;

@@ -4,7 +4,14 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OUTCOMES, type CaseRecord, type Outcome } from '../case.js';
 
-export type Counts = Record<Outcome | 'total' | 'mustFailures' | 'shouldFailures', number>;
+/** mustNotRun: MUST cases the run selected that ended skipped (they fail it unless --allow-skips). */
+export type Counts = Record<Outcome | 'total' | 'mustFailures' | 'shouldFailures' | 'mustNotRun', number>;
+
+/** MUST cases that did not run, grouped by the reason. */
+export interface NotRun {
+  reason: string;
+  ids: string[];
+}
 
 export interface RunReport {
   agent: string;
@@ -12,6 +19,12 @@ export interface RunReport {
   controlUrl: string;
   /** Why control cases were skipped, when they were. */
   controlUnavailable?: string;
+  /** Who logged in to the control API (the password is never stored). */
+  login?: { username: string; passwordIsDefault: boolean };
+  /** --allow-skips: MUST cases that did not run do not fail the run. */
+  allowSkips?: boolean;
+  /** The MUST cases that did not run, and why. */
+  mustNotRun?: NotRun[];
   startedAt: string;
   durationMs: number;
   strict: boolean;
@@ -30,12 +43,24 @@ export function countRecords(records: readonly CaseRecord[]): Counts {
   counts.total = records.length;
   counts.mustFailures = 0;
   counts.shouldFailures = 0;
+  counts.mustNotRun = 0;
   for (const r of records) {
     counts[r.outcome]++;
+    if (r.outcome === 'skipped' && r.severity === 'MUST') counts.mustNotRun++;
     if (r.failedSeverity === 'MUST') counts.mustFailures++;
     if (r.failedSeverity === 'SHOULD') counts.shouldFailures++;
   }
   return counts;
+}
+
+export function mustNotRun(records: readonly CaseRecord[]): NotRun[] {
+  const byReason = new Map<string, string[]>();
+  for (const r of records) {
+    if (r.outcome !== 'skipped' || r.severity !== 'MUST') continue;
+    const reason = r.reason ?? 'no reason given';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
+  }
+  return [...byReason].map(([reason, ids]) => ({ reason, ids }));
 }
 
 /** A file name for the agent: letters, digits, dot, dash and underscore. */

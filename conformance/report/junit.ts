@@ -1,6 +1,7 @@
-// JUnit XML for CI systems: one testsuite per agent, one testcase per case.
+// JUnit XML for CI systems: one testsuite per run, one testcase per case.
 import type { CaseRecord } from '../case.js';
 import type { RunReport } from './json.js';
+import { needsRepro, reproScript } from './repro.js';
 
 export function escapeXml(text: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.
@@ -17,13 +18,16 @@ function failureText(record: CaseRecord): string {
 function testcase(run: RunReport, record: CaseRecord): string {
   const name = escapeXml(`${record.id} [${record.severity}] ${record.title}`);
   const open = `    <testcase classname="${escapeXml(`conformance.${run.agent}`)}" name="${name}" time="${(record.durationMs / 1000).toFixed(3)}"`;
-  // The curl lines that reproduce a failure or an error.
-  const curl = record.transcript.map((e) => e.curl).join('\n');
-  const out = curl ? `\n      <system-out>${escapeXml(curl)}</system-out>` : '';
+  // The script that reproduces a failure or an error (set-up, the case's requests, clean-up).
+  const out = needsRepro(record) ? `\n      <system-out>${escapeXml(reproScript(run, record))}</system-out>` : '';
   switch (record.outcome) {
     case 'pass':
       return `${open}/>`;
     case 'skipped':
+      // A MUST case that did not run fails the run (unless --allow-skips): CI must count it so.
+      if (record.severity === 'MUST' && !run.allowSkips) {
+        return `${open}>\n      <failure message="${escapeXml(`MUST case did not run: ${record.reason ?? ''}`)}" type="NOT_RUN"/>\n    </testcase>`;
+      }
       return `${open}>\n      <skipped message="${escapeXml(record.reason ?? '')}"/>\n    </testcase>`;
     case 'error':
       return `${open}>\n      <error message="${escapeXml(record.reason ?? 'harness error')}"/>${out}\n    </testcase>`;
@@ -38,8 +42,9 @@ function testcase(run: RunReport, record: CaseRecord): string {
 export function junitXml(runs: RunReport[]): string {
   const suites = runs.map((run) => {
     const c = run.counts;
-    const head = `  <testsuite name="${escapeXml(`dhi conform: ${run.agent}`)}" tests="${c.total}" failures="${c.fail}" errors="${c.error}" skipped="${c.skipped}" time="${(run.durationMs / 1000).toFixed(3)}" timestamp="${escapeXml(run.startedAt)}">`;
-    const props = `    <properties>\n      <property name="target" value="${escapeXml(run.target)}"/>\n      <property name="strict" value="${run.strict}"/>\n    </properties>`;
+    const notRun = run.allowSkips ? 0 : (c.mustNotRun ?? 0);
+    const head = `  <testsuite name="${escapeXml(`dhi conform: ${run.agent}`)}" tests="${c.total}" failures="${c.fail + notRun}" errors="${c.error}" skipped="${c.skipped - notRun}" time="${(run.durationMs / 1000).toFixed(3)}" timestamp="${escapeXml(run.startedAt)}">`;
+    const props = `    <properties>\n      <property name="target" value="${escapeXml(run.target)}"/>\n      <property name="strict" value="${run.strict}"/>\n      <property name="mustNotRun" value="${c.mustNotRun ?? 0}"/>\n      <property name="allowSkips" value="${run.allowSkips ?? false}"/>\n    </properties>`;
     return [head, props, ...run.cases.map((r) => testcase(run, r)), '  </testsuite>'].join('\n');
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dhi conform">\n${suites.join('\n')}\n</testsuites>\n`;

@@ -60,11 +60,17 @@ describe('the exit code', () => {
     ({ id: '1.1.1', title: '', requirement: '', severity, outcome, failedSeverity, failures: [], durationMs: 0, transcript: [] });
 
   it('is 1 for a MUST failure or error, and for SHOULD failures only under --strict', () => {
-    expect(exitCodeOf([record('MUST', 'pass'), record('MUST', 'skipped')], false)).toBe(0);
+    expect(exitCodeOf([record('MUST', 'pass'), record('SHOULD', 'fail', 'SHOULD')], false)).toBe(0);
     expect(exitCodeOf([record('MUST', 'fail', 'MUST')], false)).toBe(1);
     expect(exitCodeOf([record('MUST', 'error')], false)).toBe(1);
     expect(exitCodeOf([record('MUST', 'fail', 'SHOULD')], false)).toBe(0);
     expect(exitCodeOf([record('MUST', 'fail', 'SHOULD')], true)).toBe(1);
     expect(exitCodeOf([record('INFO', 'fail', 'INFO')], true)).toBe(0);
+  });
+
+  it('is 1 when a MUST case did not run, unless --allow-skips accepts it; skipped SHOULD cases never count', () => {
+    expect(exitCodeOf([record('MUST', 'pass'), record('MUST', 'skipped')], false)).toBe(1);
+    expect(exitCodeOf([record('MUST', 'skipped')], true, true)).toBe(0);
+    expect(exitCodeOf([record('SHOULD', 'skipped'), record('INFO', 'skipped')], true)).toBe(0);
   });
 });

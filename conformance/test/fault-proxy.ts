@@ -26,7 +26,7 @@ export interface Fault {
   name: string;
   /** Case ids that must fail (at MUST level, or SHOULD with `strict`) with this fault. */
   caught: string[];
-  /** The catching cases are SHOULD (ThingsBoard behaviour): the suite runs with --strict. */
+  /** The cases that catch it are SHOULD: run with --strict, where they fail the run. */
   strict?: boolean;
   /** Rewrite the request, or answer it without the server. */
   request?(req: ProxyRequest, ctx: FaultContext): ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>;

@@ -38,13 +38,29 @@ describe('the suite against the reference server', () => {
     expect(strict.lines.join('\n')).toMatch(/not reachable/);
   }, 60_000);
 
-  it('skips the cases that need the control API, with the reason, when the login fails', async () => {
+  it('ends with one line naming the login URL and status (exit 2) before any case runs when the control API login fails', async () => {
     const run = await runSuite({ target: server.httpUrl, password: 'not-the-password', cases: ['1.3.*', '4.*'] });
+    expect(run.exitCode).toBe(2);
+    expect(run.records).toEqual([]);
+    expect(run.lines).toHaveLength(1);
+    expect(run.lines[0]).toMatch(new RegExp(`^dhi conform: control API login failed: POST ${server.httpUrl}/api/auth/login as tenant@thingsboard.org answered 401 .*--allow-skips`));
+  }, 60_000);
+
+  it('with --allow-skips runs what it can and reports the MUST cases that did not run, and why', async () => {
+    const run = await runSuite({ target: server.httpUrl, password: 'not-the-password', cases: ['1.3.*', '4.*'], allowSkips: true });
     expect(run.exitCode).toBe(0);
     const skipped = run.records.filter((r) => r.outcome === 'skipped');
     expect(skipped.map((r) => r.id)).toContain('4.1.1');
-    expect(skipped[0].reason).toMatch(/needs the control API: login at .* answered 401/);
+    expect(skipped[0].reason).toMatch(/needs the control API: control API login failed: .* answered 401/);
     expect(run.records.find((r) => r.id === '1.3.1')?.outcome).toBe('pass');
+    const mustSkipped = skipped.filter((r) => r.severity === 'MUST').length;
+    expect(run.lines.join('\n')).toContain(`${mustSkipped} MUST cases did not run (accepted with --allow-skips):`);
+  }, 60_000);
+
+  it('does not log in when no selected case needs the control API', async () => {
+    const run = await runSuite({ target: server.httpUrl, password: 'not-the-password', cases: ['1.3.1', '1.4.*'] });
+    expect(notPassing(run.records)).toEqual([]);
+    expect(run.exitCode).toBe(0);
   }, 60_000);
 
   it('`dhi conform --target` writes index.json, junit.xml and index.html (rendered in headless Chromium) and exits 0', async () => {

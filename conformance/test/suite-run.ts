@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CaseRecord } from '../case.js';
+import { blocks, type CaseRecord } from '../case.js';
 import { runConform, type ConformOptions } from '../cli.js';
 import type { ReportIndex } from '../report/json.js';
 
@@ -25,14 +25,9 @@ export async function runSuite(options: ConformOptions): Promise<SuiteRun> {
   }
 }
 
-/** Ids of the cases that failed at MUST level (or errored). */
-export function mustFailures(records: CaseRecord[]): string[] {
-  return records.filter((r) => (r.outcome === 'fail' && r.failedSeverity === 'MUST') || r.outcome === 'error').map((r) => r.id);
-}
-
-/** Ids of the cases that failed at MUST or SHOULD level (or errored): what --strict counts. */
-export function strictFailures(records: CaseRecord[]): string[] {
-  return records.filter((r) => (r.outcome === 'fail' && r.failedSeverity !== 'INFO') || r.outcome === 'error').map((r) => r.id);
+/** Ids of the cases that failed at MUST level (SHOULD too under --strict), or errored. */
+export function mustFailures(records: CaseRecord[], strict = false): string[] {
+  return records.filter((r) => (r.outcome === 'fail' && blocks(r.failedSeverity ?? r.severity, strict)) || r.outcome === 'error').map((r) => r.id);
 }
 
 /** Ids and reasons of MUST and SHOULD cases that did not pass, for readable assertion messages. */
