@@ -11,6 +11,7 @@ import { caseLine, summaryLines } from './report/console.js';
 import { countRecords, type RunReport } from './report/json.js';
 import { writeReports } from './report/write.js';
 import { runCases } from './runner.js';
+import { EXIT } from '../cli/exit-codes.js';
 
 export interface ConformOptions {
   /** Base URL of the device API; required unless `list`. */
@@ -112,7 +113,7 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
     const unreachable = await probe(device);
     if (unreachable) {
       print(`dhi conform: the target ${target} is not reachable: ${unreachable}`);
-      return { exitCode: 2, reportDir, counts: {} };
+      return { exitCode: EXIT.cannotRun, reportDir, counts: {} };
     }
     const startedAt = new Date();
     const session = await login(controlHttp, input.username ?? DEFAULTS.username, input.password ?? DEFAULTS.password);

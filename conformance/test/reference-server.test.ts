@@ -33,7 +33,7 @@ describe('the suite against the reference server', () => {
     const secure = await runSuite({ target: server.httpsUrl!, insecure: true, cases: ['1.*', '4.*'] });
     expect(notPassing(secure.records)).toEqual([]);
     const strict = await runSuite({ target: server.httpsUrl!, cases: ['1.1.1'] });
-    expect(strict.exitCode).toBe(2);
+    expect(strict.exitCode).toBe(3);
     expect(strict.lines.join('\n')).toMatch(/not reachable/);
   }, 60_000);
 
