@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{spec,reference-server,conformance,simulator,bin}/test/**/*.test.ts'],
+    include: ['{spec,reference-server,conformance,simulator,bin,cli}/test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

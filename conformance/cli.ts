@@ -11,6 +11,7 @@ import { caseLine, summaryLines } from './report/console.js';
 import { countRecords, mustNotRun, type RunReport } from './report/json.js';
 import { writeReports } from './report/write.js';
 import { runCases } from './runner.js';
+import { EXIT } from '../cli/exit-codes.js';
 
 export interface ConformOptions {
   /** Base URL of the device API; required unless `list`. */
@@ -126,7 +127,7 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
     const probed = await probe(device);
     if (typeof probed === 'string') {
       print(`dhi conform: the target ${target} is not reachable: ${probed}`);
-      return { exitCode: 2, reportDir, counts: {} };
+      return { exitCode: EXIT.cannotRun, reportDir, counts: {} };
     }
     if (probed.status !== 401) {
       const type = probed.mediaType || 'no content type';

@@ -1,11 +1,11 @@
 // `dhi conform`: options and help. The suite itself is loaded only when the command runs.
 import type { Command } from 'commander';
-import { collect, httpUrl, integer } from '../bin/option-parsers.js';
+import { collect, httpUrl, integer } from '../cli/option-parsers.js';
 
 export function registerConform(program: Command): void {
   program
     .command('conform')
-    .description('run the conformance suite against a server and write reports (exit 0 when every MUST case passes, 1 when one fails or did not run, 2 for a usage error, an unreachable target or a failed control API login)')
+    .description('run the conformance suite against a server and write reports (exit 0 when every MUST case passes, 1 when one fails or did not run, 2 for a usage error or a failed control API login, 3 when the target is unreachable)')
     .option('--target <url>', 'base URL of the device API (required unless --list)', httpUrl)
     .option('--control-url <url>', 'base URL of the ThingsBoard-style control API (default: the target)', httpUrl)
     .option('--username <user>', 'control API user', 'tenant@thingsboard.org')

@@ -1,6 +1,6 @@
 // `dhi serve`: options and help. The process itself is in cli.ts.
 import type { Command } from 'commander';
-import { integer } from '../bin/option-parsers.js';
+import { integer } from '../cli/option-parsers.js';
 
 export function registerServe(program: Command): void {
   program

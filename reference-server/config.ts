@@ -1,4 +1,5 @@
-// Server configuration: defaults, and validateConfig() that names the bad option.
+// Server configuration: defaults, and validateConfig() that names the bad option by its `dhi serve`
+// flag (`--log-level`, not `logLevel`); settings without a flag go by their key.
 // Configuration enters at the edge (CLI, tests), is validated once and passed down read-only.
 
 export interface PayloadLimit {
@@ -94,33 +95,33 @@ function checkInt(option: string, value: number, min: number, max = Number.MAX_S
 /** Merge over the defaults and check every option; throws ConfigError naming the first bad one. */
 export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<ServerConfig> {
   const config: ServerConfig = { ...defaultConfig, ...dropUndefined(input) };
-  checkInt('port', config.port, 0, 65535);
-  checkInt('httpsPort', config.httpsPort, -1, 65535);
-  checkInt('backlog', config.backlog, 1, 65535);
-  checkInt('maxConnections', config.maxConnections, 1);
-  checkInt('headerTimeoutMs', config.headerTimeoutMs, 1);
-  checkInt('bodyTimeoutMs', config.bodyTimeoutMs, 1);
+  checkInt('--port', config.port, 0, 65535);
+  checkInt('--https-port', config.httpsPort, -1, 65535);
+  checkInt('--backlog', config.backlog, 1, 65535);
+  checkInt('--max-connections', config.maxConnections, 1);
+  checkInt('--header-timeout', config.headerTimeoutMs, 1);
+  checkInt('--body-timeout', config.bodyTimeoutMs, 1);
   if (config.headerTimeoutMs > config.bodyTimeoutMs) {
-    throw new ConfigError('headerTimeoutMs', `must not exceed bodyTimeoutMs (${config.bodyTimeoutMs})`);
+    throw new ConfigError('--header-timeout', `must not exceed --body-timeout (${config.bodyTimeoutMs})`);
   }
-  checkInt('keepAliveTimeoutMs', config.keepAliveTimeoutMs, 1);
-  checkInt('tlsHandshakeTimeoutMs', config.tlsHandshakeTimeoutMs, 1);
-  checkInt('defaultPollTimeoutMs', config.defaultPollTimeoutMs, 1);
-  checkInt('maxPollTimeoutMs', config.maxPollTimeoutMs, 1);
+  checkInt('--keep-alive-timeout', config.keepAliveTimeoutMs, 1);
+  checkInt('--tls-handshake-timeout', config.tlsHandshakeTimeoutMs, 1);
+  checkInt('--default-poll-timeout', config.defaultPollTimeoutMs, 1);
+  checkInt('--max-poll-timeout', config.maxPollTimeoutMs, 1);
   if (config.defaultPollTimeoutMs > config.maxPollTimeoutMs) {
-    throw new ConfigError('defaultPollTimeoutMs', `must not exceed maxPollTimeoutMs (${config.maxPollTimeoutMs})`);
+    throw new ConfigError('--default-poll-timeout', `must not exceed --max-poll-timeout (${config.maxPollTimeoutMs})`);
   }
-  checkInt('clientRpcTimeoutMs', config.clientRpcTimeoutMs, 1);
-  checkInt('claimDurationMs', config.claimDurationMs, 1);
+  checkInt('--client-rpc-timeout', config.clientRpcTimeoutMs, 1);
+  checkInt('--claim-duration', config.claimDurationMs, 1);
   checkInt('serverRpcDefaultTimeoutMs', config.serverRpcDefaultTimeoutMs, 1);
   checkInt('serverRpcMinTimeoutMs', config.serverRpcMinTimeoutMs, 0);
   checkInt('jwtTtlSeconds', config.jwtTtlSeconds, 1);
-  if (!config.db) throw new ConfigError('db', 'must be a file path or :memory:');
+  if (!config.db) throw new ConfigError('--db', 'must be a file path or :memory:');
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
-    throw new ConfigError(config.tlsCert ? 'tlsKey' : 'tlsCert', 'tlsCert and tlsKey go together');
+    throw new ConfigError(config.tlsCert ? '--tls-key' : '--tls-cert', '--tls-cert and --tls-key go together');
   }
-  if (!config.adminPassword) throw new ConfigError('adminPassword', 'must not be empty');
-  if (!LOG_LEVELS.includes(config.logLevel)) throw new ConfigError('logLevel', `expected one of ${LOG_LEVELS.join(', ')}`);
+  if (!config.adminPassword) throw new ConfigError('--admin-password', 'must not be empty');
+  if (!LOG_LEVELS.includes(config.logLevel)) throw new ConfigError('--log-level', `expected one of ${LOG_LEVELS.join(', ')}, got "${config.logLevel}"`);
   for (const limit of config.payloadLimits) {
     if (!limit.pattern.startsWith('/')) throw new ConfigError('payloadLimits', `pattern ${limit.pattern} must start with /`);
     checkInt(`payloadLimits[${limit.pattern}]`, limit.bytes, 1);

@@ -6,6 +6,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { request } from 'undici';
+import { EXIT } from '../cli/exit-codes.js';
+import { unreachableReason } from '../cli/unreachable.js';
 import { createControl } from './control.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
@@ -95,6 +98,12 @@ export function medianRun(runs: BenchFigures[]): BenchFigures {
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
+/** One request first: autocannon would count a dead target's failures for the whole --duration. */
+async function probe(url: string): Promise<void> {
+  const { body } = await request(url, { method: 'GET', headersTimeout: 10_000, bodyTimeout: 10_000 });
+  await body.dump();
+}
+
 export async function runBench(options: BenchOptions): Promise<void> {
   let ops: BenchOp[];
   try {
@@ -118,6 +127,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     let reference: BenchServer | undefined;
     if (options.target) {
       url = options.target;
+      await probe(url);
       token = await tokenFor(options, templates);
     } else {
       reference = await startBenchServer('reference');
@@ -148,6 +158,12 @@ export async function runBench(options: BenchOptions): Promise<void> {
         held.release();
       }
     }
+  } catch (error) {
+    const reason = unreachableReason(error);
+    if (!reason) throw error;
+    console.error(`dhi bench: cannot reach the target ${options.target}: ${reason}`);
+    process.exitCode = EXIT.cannotRun;
+    return;
   } finally {
     await Promise.all(servers.map((s) => s.close()));
   }

@@ -1,6 +1,6 @@
 // `dhi simulate`, `dhi bench`, `dhi demo`: options and help. Implementations load lazily.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { decimal, durationMs, httpUrl, integer } from '../bin/option-parsers.js';
+import { decimal, durationMs, httpUrl, integer } from '../cli/option-parsers.js';
 import { parseProfile, ProfileError, type ProfileSpec } from './profiles.js';
 import { parseThreshold } from './thresholds.js';
 

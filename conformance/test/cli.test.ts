@@ -48,10 +48,10 @@ describe('dhi conform usage', () => {
     expect(lines[0]).toMatch(/^4\.1\.1 /);
   });
 
-  it('answers an unreachable target with exit code 2', async () => {
+  it('answers an unreachable target with exit code 3', async () => {
     const lines: string[] = [];
     const result = await runConform({ target: `http://127.0.0.1:${await closedPort()}`, print: (l) => lines.push(l), reportDir: join(ROOT, 'reports', 'unused') });
-    expect(result.exitCode).toBe(2);
+    expect(result.exitCode).toBe(3);
     expect(lines.join('\n')).toMatch(/is not reachable/);
   });
 

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseRecord } from '../case.js';
 import { reportHtml } from '../report/html.js';
@@ -11,8 +10,7 @@ import { summaryLines } from '../report/console.js';
 import { countRecords, mustNotRun, type ReportIndex, type RunReport } from '../report/json.js';
 import { escapeXml, junitXml } from '../report/junit.js';
 import { writeReports } from '../report/write.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { launchBrowser } from '../../test/browser.js';
 
 function record(id: string, outcome: CaseRecord['outcome'], severity: CaseRecord['severity'] = 'MUST'): CaseRecord {
   return {
@@ -114,13 +112,10 @@ describe('reports', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', () => {
+describe('the HTML report in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,16 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { SimulationResult } from '../engine.js';
 import { createAggregate, createRecorder } from '../metrics.js';
 import { buildSummary, writeReports } from '../report/summary.js';
 import { builtinScenario } from '../scenario.js';
 import { parseThreshold } from '../thresholds.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { launchBrowser } from '../../test/browser.js';
 
 /** A finished run of 10 seconds with a little of everything, errors included. */
 function fakeResult(): SimulationResult {
@@ -66,13 +64,9 @@ describe('report.html', () => {
   });
 
   it('opens in headless Chromium without the network and draws its charts', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`headless Chromium is missing at ${CHROMIUM}: apt-get install -y chromium`);
     const summary = buildSummary(fakeResult(), []);
     const dir = writeReports(summary, mkdtempSync(join(tmpdir(), 'dhi-report-')));
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
       const requests: string[] = [];

@@ -1,0 +1,26 @@
+// One table of exit codes for every dhi command, so that a CI job can tell "the target failed"
+// from "the test could not run". `dhi --help` and each command's --help print it; the README
+// repeats it.
+export const EXIT = {
+  /** Done: every MUST case passed (conform), every --threshold held (simulate), a clean stop. */
+  ok: 0,
+  /** The target was tested and failed: a MUST case (conform), a --threshold (simulate). */
+  failed: 1,
+  /** A bad, missing or conflicting option or value; nothing ran. */
+  usage: 2,
+  /** The run could not happen: the target is unreachable or refused to set it up, a port is taken. */
+  cannotRun: 3,
+  /** A bug in dhi: the message comes with its stack trace. */
+  internal: 70,
+  /** Ctrl-C. */
+  interrupted: 130,
+} as const;
+
+export const EXIT_CODES_HELP = `
+Exit codes (the same for every command):
+  0    done: every MUST case passed (conform), every --threshold held (simulate)
+  1    the target failed: a MUST case (conform; SHOULD too with --strict), a --threshold (simulate)
+  2    usage error: a bad, missing or conflicting option or value; nothing ran
+  3    could not run: the target is unreachable or refused to set up the run, or a port is taken
+  70   internal error: a bug in dhi (reported with its stack trace)
+  130  interrupted (Ctrl-C)`;
