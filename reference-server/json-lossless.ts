@@ -75,8 +75,11 @@ function put(container: Container, key: string | undefined, value: unknown, lite
     if (slot === '__proto__') Object.defineProperty(container, slot, { value, writable: true, enumerable: true, configurable: true });
     else container[slot] = value;
   }
-  if (literal === undefined) return;
   let map = literals.get(container);
+  if (literal === undefined) {
+    map?.delete(slot); // a duplicate key replaces an earlier number
+    return;
+  }
   if (!map) literals.set(container, (map = new Map()));
   map.set(slot, literal);
 }

@@ -47,6 +47,39 @@ describe('JSON bodies', () => {
     expect([numberLiteral(body, 'd'), numberLiteral(body, 'e'), numberLiteral(body, 'f')]).toEqual(['-0', '0.0000001', '1.50']);
   });
 
+  it('agrees with JSON.parse on thousands of generated documents, valid and broken, and prints them back', () => {
+    let seed = 42;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
+    const scalars = ['0', '-0', '42', '42.0', '1e2', '1E-7', '-1.5e+3', '9007199254740993', '12345678901234567890', '0.1', '1.50',
+      '0.0000001', '""', '"a"', '"\\"q\\""', '"\\\\"', '"\\u00e9"', '"[{"', '"__proto__"', 'true', 'false', 'null'];
+    const keys = ['"a"', '"__proto__"', '"[{"', '"\\"k"'];
+    const generate = (depth: number): string => {
+      const r = random();
+      if (depth > 4 || r < 0.4) return pick(scalars);
+      const n = Math.floor(random() * 4);
+      if (r < 0.7) return `[${Array.from({ length: n }, () => generate(depth + 1)).join(pick([',', ' , ', ',\n']))}]`;
+      return `{${Array.from({ length: n }, () => `${pick(keys)}${pick([':', ' : '])}${generate(depth + 1)}`).join(',')}}`;
+    };
+    for (let i = 0; i < 5000; i++) {
+      let text = generate(0);
+      if (random() < 0.2) {
+        const at = Math.floor(random() * text.length);
+        text = text.slice(0, at) + pick(['', ',', '}', '0', '"', '.', 'e']) + text.slice(at + 1);
+      }
+      let expected: unknown;
+      try {
+        expected = JSON.parse(text);
+      } catch {
+        expect(() => parseJsonBody(text), text).toThrow(expect.objectContaining({ statusCode: 400 }));
+        continue;
+      }
+      const parsed = parseJsonBody(text);
+      expect(parsed, text).toEqual(expected);
+      expect(JSON.stringify(JSON.parse(jsonText(parsed))), text).toBe(JSON.stringify(expected));
+    }
+  });
+
   it('keeps __proto__ as an own key on both paths', () => {
     for (const text of ['{"__proto__":{"x":1}}', '{"__proto__":{"x":1.0}}']) {
       const body = parseJsonBody(text) as Record<string, unknown>;
