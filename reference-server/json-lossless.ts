@@ -56,6 +56,15 @@ export function stringEnd(text: string, pos: number): number {
 function readString(text: string, pos: number): [string, number] {
   const end = stringEnd(text, pos);
   if (end < 0) fail('unterminated string', pos);
+  let simple = true;
+  for (let i = pos + 1; i < end - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x5c) {
+      simple = false;
+      break;
+    }
+  }
+  if (simple) return [text.slice(pos + 1, end - 1), end];
   try {
     // The native parser decodes escapes and refuses control characters, as for whole bodies.
     return [JSON.parse(text.slice(pos, end)) as string, end];
@@ -75,8 +84,11 @@ function put(container: Container, key: string | undefined, value: unknown, lite
     if (slot === '__proto__') Object.defineProperty(container, slot, { value, writable: true, enumerable: true, configurable: true });
     else container[slot] = value;
   }
-  if (literal === undefined) return;
   let map = literals.get(container);
+  if (literal === undefined) {
+    map?.delete(slot); // a duplicate key replaces an earlier number
+    return;
+  }
   if (!map) literals.set(container, (map = new Map()));
   map.set(slot, literal);
 }

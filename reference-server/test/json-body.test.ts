@@ -45,6 +45,44 @@ describe('JSON bodies', () => {
     expect(numberLiteral(body.b as object, 2)).toBe('9007199254740993');
     expect(numberLiteral(body, 'c')).toBeUndefined();
     expect([numberLiteral(body, 'd'), numberLiteral(body, 'e'), numberLiteral(body, 'f')]).toEqual(['-0', '0.0000001', '1.50']);
+    // A long fraction is plain when JavaScript prints it back the same (computed doubles).
+    const long = parseJsonBody('{"a":[1.0],"computed":20.142857142857142,"rounded":0.10000000000000001,"scale17":0.12345678901234568}') as Record<string, unknown>;
+    expect(numberLiteral(long, 'computed')).toBeUndefined();
+    expect(numberLiteral(long, 'rounded')).toBe('0.10000000000000001');
+    expect(numberLiteral(long, 'scale17')).toBe('0.12345678901234568');
+  });
+
+  it('agrees with JSON.parse on thousands of generated documents, valid and broken, and prints them back', () => {
+    let seed = 42;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
+    const scalars = ['0', '-0', '42', '42.0', '1e2', '1E-7', '-1.5e+3', '9007199254740993', '12345678901234567890', '0.1', '1.50',
+      '0.0000001', '""', '"a"', '"\\"q\\""', '"\\\\"', '"\\u00e9"', '"[{"', '"__proto__"', 'true', 'false', 'null'];
+    const keys = ['"a"', '"__proto__"', '"[{"', '"\\"k"'];
+    const generate = (depth: number): string => {
+      const r = random();
+      if (depth > 4 || r < 0.4) return pick(scalars);
+      const n = Math.floor(random() * 4);
+      if (r < 0.7) return `[${Array.from({ length: n }, () => generate(depth + 1)).join(pick([',', ' , ', ',\n']))}]`;
+      return `{${Array.from({ length: n }, () => `${pick(keys)}${pick([':', ' : '])}${generate(depth + 1)}`).join(',')}}`;
+    };
+    for (let i = 0; i < 5000; i++) {
+      let text = generate(0);
+      if (random() < 0.2) {
+        const at = Math.floor(random() * text.length);
+        text = text.slice(0, at) + pick(['', ',', '}', '0', '"', '.', 'e']) + text.slice(at + 1);
+      }
+      let expected: unknown;
+      try {
+        expected = JSON.parse(text);
+      } catch {
+        expect(() => parseJsonBody(text), text).toThrow(expect.objectContaining({ statusCode: 400 }));
+        continue;
+      }
+      const parsed = parseJsonBody(text);
+      expect(parsed, text).toEqual(expected);
+      expect(JSON.stringify(JSON.parse(jsonText(parsed))), text).toBe(JSON.stringify(expected));
+    }
   });
 
   it('keeps __proto__ as an own key on both paths', () => {
