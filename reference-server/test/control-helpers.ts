@@ -96,9 +96,10 @@ export async function newDeviceVia(api: Api, fields: object = {}): Promise<Devic
   return { id, name, token: (credentials.json() as { credentialsId: string }).credentialsId };
 }
 
-/** multipart/form-data upload of one `file` part. */
-export async function upload(server: TestServer, jwt: string, path: string, bytes: Buffer, fileName = 'fw.bin', contentType = 'application/octet-stream'): Promise<Response> {
+/** multipart/form-data upload of one `file` part, after the given form fields. */
+export async function upload(server: TestServer, jwt: string, path: string, bytes: Buffer, fileName = 'fw.bin', contentType = 'application/octet-stream', fields: Record<string, string> = {}): Promise<Response> {
   const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('file', new Blob([bytes], { type: contentType }), fileName);
   const res = await request(server.httpUrl + path, { method: 'POST', body: form, headers: { 'x-authorization': `Bearer ${jwt}` } });
   const text = await res.body.text();

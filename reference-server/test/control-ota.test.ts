@@ -209,4 +209,18 @@ describe('assigning packages', () => {
     expect(posted.status).toBe(200);
     expect(posted.json()).toEqual(uploaded);
   });
+
+  it('reads checksumAlgorithm and checksum from form fields when the query lacks them, the query winning', async () => {
+    const sha256 = createHash('sha256').update(FOX).digest('hex');
+    const fromForm = await upload(server, jwt, `/api/otaPackage/${await createPackage()}`, FOX, 'fw.bin', 'application/octet-stream', { checksumAlgorithm: 'SHA256' });
+    expect(fromForm.status).toBe(200);
+    expect(fromForm.json()).toMatchObject({ checksumAlgorithm: 'SHA256', checksum: sha256, hasData: true });
+    const bothWays = await upload(server, jwt, `/api/otaPackage/${await createPackage()}?checksumAlgorithm=MD5`, FOX, 'fw.bin', 'application/octet-stream', { checksumAlgorithm: 'SHA256' });
+    expect(bothWays.json()).toMatchObject({ checksumAlgorithm: 'MD5', checksum: '9e107d9d372bb6826bd81d3542a419d6' });
+    const wrong = await upload(server, jwt, `/api/otaPackage/${await createPackage()}`, FOX, 'fw.bin', 'application/octet-stream', { checksumAlgorithm: 'SHA256', checksum: 'abc' });
+    expect(wrong.status).toBe(400);
+    const missing = await upload(server, jwt, `/api/otaPackage/${await createPackage()}`, FOX);
+    expect(missing.status).toBe(400);
+    expect(missing.json()).toMatchObject({ status: 400, errorCode: 31 });
+  });
 });
