@@ -8,6 +8,7 @@ import { customerHandlers } from './customers.js';
 import { deviceHandlers } from './devices.js';
 import { attributeHandlers } from './attributes.js';
 import { telemetryHandlers } from './telemetry.js';
+import { timeseriesHandlers } from './timeseries.js';
 import { rpcHandlers } from './rpc.js';
 import { otaHandlers } from './ota.js';
 import { profileHandlers } from './profiles.js';
@@ -44,6 +45,7 @@ export function createControlApi(ctx: ServerContext): ControlApi {
     ...deviceHandlers(ctx, ota),
     ...attributeHandlers(ctx),
     ...telemetryHandlers(ctx),
+    ...timeseriesHandlers(ctx),
     ...rpcHandlers(ctx),
     ...otaHandlers(ctx),
     ...profileHandlers(ctx, ota),

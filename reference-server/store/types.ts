@@ -218,7 +218,7 @@ export interface Store {
   /** Returns the keys that existed and were removed. */
   deleteAttributes(deviceId: string, scope: Scope, keys: string[]): string[];
   attributes(deviceId: string, scope: Scope, keys?: string[]): KvEntry[];
-  /** Attribute keys of one scope, or of all scopes, sorted and distinct. */
+  /** Attribute keys of one scope, sorted; or of every scope, scope by scope (CLIENT, SERVER, SHARED). */
   attributeKeys(deviceId: string, scope?: Scope): string[];
 
   // rpc
