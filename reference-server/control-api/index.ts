@@ -12,6 +12,7 @@ import { timeseriesHandlers } from './timeseries.js';
 import { rpcHandlers } from './rpc.js';
 import { otaHandlers } from './ota.js';
 import { profileHandlers } from './profiles.js';
+import { profileInfoHandlers } from './profile-infos.js';
 import { claimingHandlers } from './claiming.js';
 import { ruleHandlers } from './rules.js';
 import { registerDocs } from './docs.js';
@@ -49,6 +50,7 @@ export function createControlApi(ctx: ServerContext): ControlApi {
     ...rpcHandlers(ctx),
     ...otaHandlers(ctx),
     ...profileHandlers(ctx, ota),
+    ...profileInfoHandlers(ctx),
     ...claimingHandlers(ctx),
     ...ruleHandlers(ctx),
   };

@@ -30,6 +30,7 @@ const LIST_SPECS: { [L in ListName]: Spec<L> } = {
       description: 'description', isDefault: 'is_default',
     },
     defaultOrder: 'created_time, name',
+    filters: { transportType: 'transport_type = @transportType' },
   },
   ota: {
     from: 'ota_packages',
@@ -71,7 +72,7 @@ export function createLists(db: Database.Database) {
   registerSearch(db);
   return {
     devices: createList<ReturnType<typeof deviceFrom>, DeviceFilter>(db, LIST_SPECS.devices, deviceFrom),
-    profiles: createList<ReturnType<typeof profileFrom>, object>(db, LIST_SPECS.profiles, profileFrom),
+    profiles: createList<ReturnType<typeof profileFrom>, { transportType?: string }>(db, LIST_SPECS.profiles, profileFrom),
     ota: createList<ReturnType<typeof otaFrom>, OtaFilter>(db, LIST_SPECS.ota, otaFrom),
     rpcs: createList<ReturnType<typeof rpcFrom>, { deviceId: string; status?: RpcStatus }>(db, LIST_SPECS.rpcs, rpcFrom),
     customers: createList<ReturnType<typeof customerFrom>, object>(db, LIST_SPECS.customers, customerFrom),

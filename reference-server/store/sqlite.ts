@@ -206,7 +206,7 @@ export function createSqliteStore(path: string): Store {
     profileByName: one(q.profileByName, profileFrom),
     profileByProvisionKey: one(q.profileByKey, profileFrom),
     defaultProfile: () => profileFrom(q.defaultProfile.get() as Row),
-    listProfiles: (query) => lists.profiles(query),
+    listProfiles: lists.profiles,
     devicesUsingProfile: (profileId) => count(q.devicesUsingProfile, profileId),
 
     insertOta: (o) => void q.insertOta.run(otaCells(o)),

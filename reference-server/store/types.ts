@@ -244,7 +244,7 @@ export interface Store {
   profileByName(name: string): ProfileRecord | undefined;
   profileByProvisionKey(key: string): ProfileRecord | undefined;
   defaultProfile(): ProfileRecord;
-  listProfiles(query: ListQuery): Page<ProfileRecord>;
+  listProfiles(query: ListQuery, filter?: { transportType?: string }): Page<ProfileRecord>;
   /** Every profile's id and name by name; with activeOnly, those that have devices. */
   profileNames(activeOnly: boolean): { id: string; name: string }[];
   devicesUsingProfile(profileId: string): number;

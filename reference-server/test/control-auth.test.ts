@@ -60,7 +60,7 @@ describe('every secured operation', () => {
     const asUser = client(server, ((await admin('GET', `/api/user/${(user.json() as { id: { id: string } }).id.id}/token`)).json() as { token: string }).token);
     // Operations without a body: the permission check is not preceded by body validation.
     for (const op of secured.filter((o) => !o.requestBody && !['claimDevice', 'reclaimDevice'].includes(o.operationId))) {
-      const res = await asUser(op.method.toUpperCase() as 'GET', `${urlOf(op)}${op.queryParams.some((q) => q.required) ? '?checksumAlgorithm=MD5&keys=a' : ''}`);
+      const res = await asUser(op.method.toUpperCase() as 'GET', `${urlOf(op)}${op.queryParams.some((q) => q.required) ? '?checksumAlgorithm=MD5&keys=a&deviceProfileIds=6a1bd9b0-0000-4000-8000-000000000000' : ''}`);
       expect.soft(res.status, op.operationId).toBe(403);
     }
   });
