@@ -54,6 +54,12 @@ export function orNotFound<T>(record: T | undefined, what: string, id: string): 
 export const deviceOr404 = (store: Store, deviceId: string): DeviceRecord =>
   orNotFound(store.deviceById(deviceId), 'Device', deviceId);
 
+export function deviceByNameOr404(store: Store, name: string): DeviceRecord {
+  const device = store.deviceByName(name);
+  if (!device) throw notFound(`Device with name [${name}] is not found`);
+  return device;
+}
+
 /** AccessValidator's text: the 404 of the RPC and telemetry controllers is this bare text, not the error JSON. */
 export const DEVICE_NOT_FOUND = "Device with requested id wasn't found!";
 

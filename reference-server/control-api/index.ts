@@ -6,6 +6,8 @@ import { limitFor } from '../payload-limits.js';
 import { createAuth } from './auth.js';
 import { customerHandlers } from './customers.js';
 import { deviceHandlers } from './devices.js';
+import { deviceDirectoryHandlers } from './device-directory.js';
+import { credentialsHandlers } from './credentials.js';
 import { attributeHandlers } from './attributes.js';
 import { telemetryHandlers } from './telemetry.js';
 import { timeseriesHandlers } from './timeseries.js';
@@ -44,6 +46,8 @@ export function createControlApi(ctx: ServerContext): ControlApi {
     ...auth.handlers,
     ...customerHandlers(ctx),
     ...deviceHandlers(ctx, ota),
+    ...deviceDirectoryHandlers(ctx),
+    ...credentialsHandlers(ctx),
     ...attributeHandlers(ctx),
     ...telemetryHandlers(ctx),
     ...timeseriesHandlers(ctx),

@@ -32,6 +32,7 @@ export function createSqliteStore(path: string): Store {
   const q = {
     deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
     deviceById: db.prepare('SELECT * FROM devices WHERE id = ?'),
+    deviceByCredentialsId: db.prepare('SELECT * FROM devices WHERE token = ?'),
     deviceByName: db.prepare('SELECT * FROM devices WHERE name = ?'),
     deviceTypes: db.prepare('SELECT DISTINCT type FROM devices ORDER BY type'),
     devicesByProfile: db.prepare('SELECT * FROM devices WHERE profile_id = ? ORDER BY created_time, name'),
@@ -143,6 +144,7 @@ export function createSqliteStore(path: string): Store {
       return device;
     },
     deviceById: one(q.deviceById, deviceFrom),
+    deviceByCredentialsId: one(q.deviceByCredentialsId, deviceFrom),
     deviceByName: one(q.deviceByName, deviceFrom),
     listDevices: lists.devices,
     deviceTypes: () => (q.deviceTypes.all() as { type: string }[]).map((r) => r.type),

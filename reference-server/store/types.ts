@@ -181,7 +181,10 @@ export interface Store {
   close(): Promise<void>;
 
   // devices
+  /** The device with this access token (ACCESS_TOKEN credentials only: the HTTP device API). */
   deviceByToken(token: string): DeviceRecord | undefined;
+  /** The device with this credentials id, of any credentials type. */
+  deviceByCredentialsId(credentialsId: string): DeviceRecord | undefined;
   deviceById(id: string): DeviceRecord | undefined;
   deviceByName(name: string): DeviceRecord | undefined;
   listDevices(query: ListQuery, filter?: DeviceFilter): Page<DeviceRecord>;
