@@ -223,4 +223,22 @@ describe('assigning packages', () => {
     expect(missing.status).toBe(400);
     expect(missing.json()).toMatchObject({ status: 400, errorCode: 31 });
   });
+
+  it('reads the info by /otaPackage/info/{id} and lists a profile\'s assignable packages of one type', async () => {
+    const profile = ((await api('POST', '/api/deviceProfile', { name: 'ota-list-profile' })).json() as { id: { id: string } }).id.id;
+    const onProfile = { deviceProfileId: { entityType: 'DEVICE_PROFILE', id: profile } };
+    const empty = await createPackage(onProfile);
+    const { id: withData } = await packageWithData(FOX, onProfile);
+    const withUrl = await createPackage({ ...onProfile, url: 'https://example.com/fw.bin' });
+    await packageWithData(FOX, { ...onProfile, type: 'SOFTWARE' });
+    await packageWithData(FOX);
+    const info = await api('GET', `/api/otaPackage/info/${withData}`);
+    expect(info.json()).toMatchObject({ id: { id: withData }, hasData: true, dataSize: FOX.length, checksumAlgorithm: 'SHA256' });
+    expect((await api('GET', `/api/otaPackage/info/${UNKNOWN}`)).status).toBe(404);
+    const page = (await api('GET', `/api/otaPackages/${profile}/FIRMWARE?pageSize=10&sortProperty=createdTime&sortOrder=ASC`)).json() as { data: { id: { id: string } }[]; totalElements: number };
+    expect(page.data.map((p) => p.id.id)).toEqual([withData, withUrl]);
+    expect(page.data.map((p) => p.id.id)).not.toContain(empty);
+    expect(((await api('GET', `/api/otaPackages/${profile}/SOFTWARE?pageSize=10`)).json() as { totalElements: number }).totalElements).toBe(1);
+    expect((await api('GET', `/api/otaPackages/${profile}/BOOTLOADER?pageSize=10`)).status).toBe(400);
+  });
 });
