@@ -16,6 +16,16 @@ export const entityId = (entityType: EntityType, id: string): EntityId => ({ ent
 export const optionalEntityId = (entityType: EntityType, id: string | null): EntityId | null =>
   id ? entityId(entityType, id) : null;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A comma-separated list of ids as Spring binds a Set<UUID>: distinct, each a uuid (400 otherwise). */
+export function uuidList(ids: string): string[] {
+  const list = ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
+  const bad = list.find((id) => !UUID.test(id));
+  if (bad) throw badRequest(`Invalid UUID string: ${bad}`);
+  return [...new Set(list)];
+}
+
 /** The uuid of an optional reference from a request body; null (or NULL_UUID) means none. */
 export function refId(ref: EntityId | null | undefined): string | null {
   return ref && ref.id !== NULL_UUID ? ref.id : null;

@@ -33,10 +33,12 @@ export interface ControlApi {
 }
 
 /** Who may call what: tenant admins everything but claiming, customer users only claiming. */
-const PUBLIC = new Set(['login']);
+const PUBLIC = new Set(['login', 'refreshToken']);
 const AUTHORITIES: Record<string, Authority[]> = {
   claimDevice: ['CUSTOMER_USER'],
   reclaimDevice: ['TENANT_ADMIN', 'CUSTOMER_USER'],
+  getCurrentUser: ['TENANT_ADMIN', 'CUSTOMER_USER'],
+  logout: ['TENANT_ADMIN', 'CUSTOMER_USER'],
 };
 
 export function createControlApi(ctx: ServerContext): ControlApi {

@@ -1,7 +1,6 @@
 // The rest of ThingsBoard's DeviceProfileController: profile infos (one, the default, a page, by
 // ids), profile names, the keys used by a profile's devices, and making a profile the default.
-import { badRequest } from '../errors.js';
-import { entityId, orNotFound, pageData, pageQuery } from './entities.js';
+import { entityId, orNotFound, pageData, pageQuery, uuidList } from './entities.js';
 import { profileJson } from './profiles.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -75,14 +74,9 @@ export function profileInfoHandlers({ store }: ServerContext): Handlers {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The profiles among the comma-separated ids that exist (ThingsBoard skips the others). */
 function infosByIds(store: Store, ids: string) {
-  const list = ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
-  const bad = list.find((id) => !UUID.test(id));
-  if (bad) throw badRequest(`Invalid UUID string: ${bad}`);
-  return [...new Set(list)].flatMap((id) => {
+  return uuidList(ids).flatMap((id) => {
     const profile = store.profileById(id);
     return profile ? [profileInfoJson(profile)] : [];
   });

@@ -150,6 +150,11 @@ export interface DeviceFilter {
   profileId?: string;
 }
 
+export interface UserFilter {
+  customerId?: string;
+  authority?: Authority;
+}
+
 export interface OtaFilter {
   profileId?: string;
   type?: OtaType;
@@ -273,6 +278,8 @@ export interface Store {
   updateUser(user: UserRecord): void;
   userById(id: string): UserRecord | undefined;
   userByEmail(email: string): UserRecord | undefined;
+  deleteUser(id: string): void;
+  listUsers(query: ListQuery, filter?: UserFilter): Page<UserRecord>;
 
   // device-side RPC rules (dhi extension)
   setRule(rule: RuleRecord): void;
