@@ -1,11 +1,11 @@
 // DeviceController's other reads and the customer assignment: device infos (one, tenant and customer
-// pages), a customer's devices, device types, the by-name lookup, and assigning a device to a
-// customer or taking it back. dhi does not track device activity, so infos carry no `active`.
+// pages), a customer's devices, devices by ids, device types, the by-name lookup, the count a profile
+// package would reach, and assigning a device to a customer or taking it back. dhi does not track device activity, so infos carry no `active`.
 import { badRequest } from '../errors.js';
-import { deviceByNameOr404, deviceJson, deviceOr404, orNotFound, pageData, pageQuery } from './entities.js';
+import { deviceByNameOr404, deviceJson, deviceOr404, orNotFound, pageData, pageQuery, uuidList } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { CustomerRecord, DeviceFilter, DeviceRecord, Store } from '../store/types.js';
+import type { CustomerRecord, DeviceFilter, DeviceRecord, OtaType, Store } from '../store/types.js';
 
 interface ListParams {
   type?: string;
@@ -71,6 +71,22 @@ export function deviceDirectoryHandlers({ store }: ServerContext): Handlers {
 
     getTenantDeviceByName(request, reply) {
       return reply.code(200).send(deviceJson(deviceByNameOr404(store, (request.query as { deviceName: string }).deviceName)));
+    },
+
+    getDevicesByIds(request, reply) {
+      const ids = uuidList((request.query as { deviceIds: string }).deviceIds);
+      return reply.code(200).send(ids.flatMap((id) => {
+        const device = store.deviceById(id);
+        return device ? [deviceJson(device)] : [];
+      }));
+    },
+
+    /** The devices of a profile without a package of their own, which a profile package would reach. */
+    countDevicesWithoutPackage(request, reply) {
+      const { otaPackageType, deviceProfileId } = request.params as { otaPackageType: OtaType; deviceProfileId: string };
+      const without = otaPackageType === 'FIRMWARE' ? { withoutFirmware: true } : { withoutSoftware: true };
+      const { totalElements } = store.listDevices({ page: 0, pageSize: 1 }, { profileId: deviceProfileId, ...without });
+      return reply.code(200).send(totalElements);
     },
 
     getDeviceTypes(_request, reply) {

@@ -8,6 +8,7 @@ import { customerHandlers } from './customers.js';
 import { deviceHandlers } from './devices.js';
 import { deviceDirectoryHandlers } from './device-directory.js';
 import { credentialsHandlers } from './credentials.js';
+import { notModelledHandlers } from './not-modelled.js';
 import { attributeHandlers } from './attributes.js';
 import { telemetryHandlers } from './telemetry.js';
 import { timeseriesHandlers } from './timeseries.js';
@@ -59,6 +60,7 @@ export function createControlApi(ctx: ServerContext): ControlApi {
     ...profileInfoHandlers(ctx),
     ...claimingHandlers(ctx),
     ...ruleHandlers(ctx),
+    ...notModelledHandlers(),
   };
   const handlers = Object.fromEntries(
     Object.entries(all).map(([id, handler]) => [id, PUBLIC.has(id) ? handler : auth.allow(AUTHORITIES[id] ?? ['TENANT_ADMIN'], handler)]),

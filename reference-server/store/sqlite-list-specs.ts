@@ -19,7 +19,10 @@ const LIST_SPECS: { [L in ListName]: Spec<L> } = {
       customerTitle: '(SELECT c.title FROM customers c WHERE c.id = devices.customer_id)',
     },
     defaultOrder: 'created_time DESC, name',
-    filters: { customerId: 'customer_id = @customerId', type: 'type = @type', profileId: 'profile_id = @profileId' },
+    filters: {
+      customerId: 'customer_id = @customerId', type: 'type = @type', profileId: 'profile_id = @profileId',
+      withoutFirmware: 'firmware_id IS NULL', withoutSoftware: 'software_id IS NULL',
+    },
   },
   profiles: {
     from: 'device_profiles',

@@ -148,6 +148,9 @@ export interface DeviceFilter {
   customerId?: string;
   type?: string;
   profileId?: string;
+  /** Only devices without a package of their own (set to true to apply). */
+  withoutFirmware?: boolean;
+  withoutSoftware?: boolean;
 }
 
 export interface UserFilter {

@@ -125,3 +125,41 @@ describe('credentials through the REST API', () => {
     expect(server.ctx.store.deviceByName('with-creds-2')).toBeUndefined();
   });
 });
+
+describe('devices by ids, the package count, and what dhi does not model', () => {
+  it('answers the devices among the ids, and counts a profile\'s devices without a package of their own', async () => {
+    const profile = ((await api('POST', '/api/deviceProfile', { name: 'count-profile' })).json() as { id: { id: string } }).id.id;
+    const ref = { entityType: 'DEVICE_PROFILE', id: profile };
+    const a = await newDeviceVia(api, { deviceProfileId: ref });
+    const b = await newDeviceVia(api, { deviceProfileId: ref });
+    const found = (await api('GET', `/api/devices?deviceIds=${a.id},${UNKNOWN_ID},${b.id}`)).json() as DeviceJson[];
+    expect(found.map((d) => d.id.id)).toEqual([a.id, b.id]);
+    expect((await api('GET', '/api/devices?deviceIds=x')).status).toBe(400);
+
+    const count = async (type: string) => (await api('GET', `/api/devices/count/${type}/${profile}`)).json();
+    expect(await count('FIRMWARE')).toBe(2);
+    const fw = (await api('POST', '/api/otaPackage', { title: 'count-fw', version: '1', type: 'FIRMWARE', deviceProfileId: ref, url: 'https://example.com/fw' })).json() as { id: { id: string } };
+    const device = (await api('GET', `/api/device/${a.id}`)).json() as object;
+    expect((await api('POST', '/api/device', { ...device, firmwareId: { entityType: 'OTA_PACKAGE', id: fw.id.id } })).status).toBe(200);
+    expect(await count('FIRMWARE')).toBe(1);
+    expect(await count('SOFTWARE')).toBe(2);
+  });
+
+  it('answers 501 with ThingsBoard\'s error JSON naming what dhi leaves out', async () => {
+    const device = await newDeviceVia(api);
+    const calls: [string, string, string][] = [
+      ['POST', `/api/edge/${UNKNOWN_ID}/device/${device.id}`, 'edges'],
+      ['GET', `/api/edge/${UNKNOWN_ID}/devices`, 'edges'],
+      ['POST', `/api/customer/public/device/${device.id}`, 'public customers'],
+      ['POST', `/api/tenant/${UNKNOWN_ID}/device/${device.id}`, 'other tenants'],
+      ['POST', '/api/devices', 'entity relations'],
+      ['POST', '/api/device/bulk_import', 'bulk import'],
+      ['GET', `/api/user/${UNKNOWN_ID}/activationLink`, 'user activation'],
+    ];
+    for (const [method, path, what] of calls) {
+      const res = await api(method as 'GET', path);
+      expect(res.status, path).toBe(501);
+      expect(res.json(), path).toMatchObject({ status: 501, errorCode: 2, message: expect.stringContaining(`dhi does not model ${what}`) });
+    }
+  });
+});
