@@ -1,6 +1,7 @@
 // Attributes through ThingsBoard's TelemetryController: set shared/server attributes (v2 and v1
-// paths), delete, read one scope as [{key, value, lastUpdateTs}]. Values keep their JSON types
-// (no numeric-string casting: that is a device transport setting).
+// paths, and the older form without the entity type), delete, read one scope or all of them as
+// [{key, value, lastUpdateTs}]. Values keep their JSON types (no numeric-string casting: that is a
+// device transport setting).
 import { appendEntries } from '../kv-values.js';
 import { badRequest } from '../errors.js';
 import { validatedDevice } from './entities.js';
@@ -13,6 +14,10 @@ interface DevicePath {
   deviceId: string;
   scope: Scope;
 }
+
+/** ThingsBoard's AttributeScope order, in which it reads every scope. */
+const ALL_SCOPES: Scope[] = ['CLIENT_SCOPE', 'SERVER_SCOPE', 'SHARED_SCOPE'];
+
 
 export const splitKeys = (keys: string | undefined): string[] | undefined =>
   keys === undefined ? undefined : keys.split(',').map((k) => k.trim()).filter((k) => k !== '');
@@ -29,24 +34,35 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
     return reply.code(200).send();
   };
 
+  const remove: Handler = async (request, reply) => {
+    const { deviceId, scope } = request.params as DevicePath;
+    validatedDevice(store, deviceId);
+    const keys = splitKeys((request.query as { keys: string }).keys) ?? [];
+    if (keys.length === 0) throw badRequest('Empty keys: keys');
+    await attributes.remove(deviceId, scope, keys);
+    return reply.code(200).send();
+  };
+
   return {
     saveDeviceAttributes: save,
     saveDeviceAttributesV1: save,
-
-    async deleteDeviceAttributes(request, reply) {
-      const { deviceId, scope } = request.params as DevicePath;
-      validatedDevice(store, deviceId);
-      const keys = splitKeys((request.query as { keys: string }).keys) ?? [];
-      if (keys.length === 0) throw badRequest('Empty keys: keys');
-      await attributes.remove(deviceId, scope, keys);
-      return reply.code(200).send();
-    },
+    saveDeviceAttributesByDeviceId: save,
+    deleteDeviceAttributes: remove,
+    deleteDeviceAttributesByDeviceId: remove,
 
     getDeviceAttributes(request, reply) {
       const { deviceId, scope } = request.params as DevicePath;
       validatedDevice(store, deviceId);
       const keys = splitKeys((request.query as { keys?: string }).keys);
       const found = store.attributes(deviceId, scope, keys?.length ? keys : undefined);
+      return sendJsonText(reply, 200, attributeListJson(found));
+    },
+
+    getAllDeviceAttributes(request, reply) {
+      const { deviceId } = request.params as DevicePath;
+      validatedDevice(store, deviceId);
+      const keys = splitKeys((request.query as { keys?: string }).keys);
+      const found = ALL_SCOPES.flatMap((scope) => store.attributes(deviceId, scope, keys?.length ? keys : undefined));
       return sendJsonText(reply, 200, attributeListJson(found));
     },
   };

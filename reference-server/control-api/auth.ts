@@ -2,7 +2,8 @@
 // the permission guard (tenant admins may do everything but claim; customer users only claim).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import { ErrorCode, errorBody, forbidden, notFound, unauthorized } from '../errors.js';
+import { ApiError, ErrorCode, errorBody, forbidden, notFound, unauthorized } from '../errors.js';
+import { userJson } from './customers.js';
 import { signJwt, verifyJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { ServerContext } from '../context.js';
@@ -111,6 +112,27 @@ export function createAuth({ config, store }: ServerContext): Auth {
           throw unauthorized('Invalid username or password');
         }
         return reply.code(200).send(auth.tokenPair(user));
+      },
+
+      /** ThingsBoard's RefreshTokenProcessingFilter: a valid refresh token gets a new pair. */
+      refreshToken(request, reply) {
+        const { refreshToken } = request.body as { refreshToken: string };
+        const check = verifyJwt(secret, refreshToken);
+        const user = check.ok && check.claims.scopes[0] === 'REFRESH_TOKEN' ? store.userById(check.claims.userId) : undefined;
+        if (!user) {
+          if (!check.ok && check.expired) throw new ApiError(401, 11, 'Token has expired');
+          throw unauthorized('Invalid refresh token');
+        }
+        return reply.code(200).send(auth.tokenPair(user));
+      },
+
+      getCurrentUser(request, reply) {
+        return reply.code(200).send(userJson(request.user));
+      },
+
+      // JWTs are not stored: ThingsBoard's logout only records the event.
+      logout(_request, reply) {
+        return reply.code(200).send();
       },
 
       getUserToken(request, reply) {

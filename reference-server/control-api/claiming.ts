@@ -2,23 +2,17 @@
 // claims a device by name within the window the device opened (operation 8) with the same secret.
 // Outcomes are ThingsBoard's: 200 {device, response: "SUCCESS"}; 400 with the bare JSON string
 // "FAILURE" (no window, expired, wrong key: a failed attempt removes the window) or "CLAIMED".
-import { forbidden, notFound } from '../errors.js';
-import { deviceJson } from './entities.js';
+import { forbidden } from '../errors.js';
+import { deviceByNameOr404, deviceJson } from './entities.js';
 import type { ServerContext } from '../context.js';
 import { sendJson, type Handlers } from '../handler.js';
 import type { DeviceRecord, Store, UserRecord } from '../store/types.js';
 
 type ClaimOutcome = { device: DeviceRecord; response: 'SUCCESS' } | { response: 'FAILURE' | 'CLAIMED' };
 
-function foundByName(store: Store, deviceName: string): DeviceRecord {
-  const device = store.deviceByName(deviceName);
-  if (!device) throw notFound(`Device with name [${deviceName}] is not found`);
-  return device;
-}
-
 /** One transaction: the checks, and the assignment or the removal of the window. */
 function claim(store: Store, { deviceName, secretKey, customerId }: { deviceName: string; secretKey: string; customerId: string }): ClaimOutcome {
-  const device = foundByName(store, deviceName);
+  const device = deviceByNameOr404(store, deviceName);
   if (device.customerId) return { response: 'CLAIMED' };
   const open = store.claim(device.id);
   if (!open) return { response: 'FAILURE' };
@@ -30,7 +24,7 @@ function claim(store: Store, { deviceName, secretKey, customerId }: { deviceName
 }
 
 function reclaim(store: Store, { deviceName, user }: { deviceName: string; user: UserRecord }): void {
-  const device = foundByName(store, deviceName);
+  const device = deviceByNameOr404(store, deviceName);
   if (user.authority === 'CUSTOMER_USER' && device.customerId !== user.customerId) {
     throw forbidden("You don't have permission to perform this operation!");
   }

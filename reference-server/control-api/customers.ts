@@ -1,8 +1,9 @@
-// Customers and users (ThingsBoard CustomerController, UserController): what claiming needs. Users
-// created here have no password; a tenant admin obtains their JWT (GET /api/user/{id}/token).
+// Customers and their users (ThingsBoard CustomerController, and UserController's calls for customer
+// users). Users created here have no password; a tenant admin obtains their JWT
+// (GET /api/user/{id}/token).
 import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from '../errors.js';
-import { entityId, orNotFound, NULL_UUID, refId, type EntityId } from './entities.js';
+import { entityId, orNotFound, NULL_UUID, pageData, pageQuery, refId, uuidList, type EntityId } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { Authority, CustomerRecord, Store, UserRecord } from '../store/types.js';
@@ -26,12 +27,20 @@ const customerJson = (c: CustomerRecord) => ({
   id: entityId('CUSTOMER', c.id), createdTime: c.createdTime, title: c.title, name: c.title, email: c.email,
 });
 
-const userJson = (u: UserRecord) => ({
+export const userJson = (u: UserRecord) => ({
   id: entityId('USER', u.id), createdTime: u.createdTime, email: u.email, name: u.email, authority: u.authority,
   customerId: entityId('CUSTOMER', u.customerId ?? NULL_UUID), firstName: u.firstName, lastName: u.lastName,
 });
 
 const foundCustomer = (store: Store, id: string): CustomerRecord => orNotFound(store.customerById(id), 'Customer', id);
+const foundUser = (store: Store, id: string): UserRecord => orNotFound(store.userById(id), 'User', id);
+
+/** The customers among the ids that exist (ThingsBoard skips the others). */
+const customersByIds = (store: Store, ids: string) =>
+  uuidList(ids).flatMap((id) => {
+    const customer = store.customerById(id);
+    return customer ? [customerJson(customer)] : [];
+  });
 
 function saveCustomer(store: Store, input: CustomerInput): CustomerRecord {
   const id = refId(input.id);
@@ -91,8 +100,66 @@ export function customerHandlers({ store }: ServerContext): Handlers {
       return reply.code(200).send();
     },
 
+    getCustomers(request, reply) {
+      const query = request.query as { customerIds?: string };
+      // ThingsBoard maps the same path with `customerIds` to a plain list of those customers.
+      if (query.customerIds !== undefined) return reply.code(200).send(customersByIds(store, query.customerIds));
+      const page = pageQuery(query, 'customers');
+      return reply.code(200).send(pageData(store.listCustomers(page), page, customerJson));
+    },
+
+    getCustomersByIds(request, reply) {
+      return reply.code(200).send(customersByIds(store, (request.query as { customerIds: string }).customerIds));
+    },
+
+    getTenantCustomer(request, reply) {
+      const { customerTitle } = request.query as { customerTitle: string };
+      const customer = store.customerByTitle(customerTitle);
+      if (!customer) throw notFound(`Customer with title [${customerTitle}] is not found`);
+      return reply.code(200).send(customerJson(customer));
+    },
+
+    getShortCustomerInfo(request, reply) {
+      const customer = foundCustomer(store, idOf(request.params));
+      return reply.code(200).send({ title: customer.title, isPublic: false });
+    },
+
+    getCustomerTitle(request, reply) {
+      return reply.code(200).type('application/text').send(foundCustomer(store, idOf(request.params)).title);
+    },
+
     async saveUser(request, reply) {
       return reply.code(200).send(userJson(await store.write(runSaveUser, request.body as UserInput)));
+    },
+
+    getUser(request, reply) {
+      return reply.code(200).send(userJson(foundUser(store, (request.params as { userId: string }).userId)));
+    },
+
+    async deleteUser(request, reply) {
+      const { userId } = request.params as { userId: string };
+      await store.write(() => {
+        foundUser(store, userId);
+        if (userId === request.user.id) throw badRequest("It's not allowed to delete own user!");
+        store.deleteUser(userId);
+      });
+      return reply.code(200).send();
+    },
+
+    getCustomerUsers(request, reply) {
+      const customerId = foundCustomer(store, idOf(request.params)).id;
+      const page = pageQuery(request.query, 'users');
+      return reply.code(200).send(pageData(store.listUsers(page, { customerId, authority: 'CUSTOMER_USER' }), page, userJson));
+    },
+
+    getUsers(request, reply) {
+      // ThingsBoard findUsersByTenantId: every user of the tenant, its customers' users included.
+      const page = pageQuery(request.query, 'users');
+      return reply.code(200).send(pageData(store.listUsers(page), page, userJson));
+    },
+
+    getUserTokenAccessEnabled(_request, reply) {
+      return reply.code(200).send(true);
     },
   };
 }

@@ -1,8 +1,9 @@
 // Devices (ThingsBoard DeviceController): create or update, read, find by name, list, delete, and
 // their access-token credentials. Package assignment goes through ota-assignment.ts.
-import { accessToken, newDevice, newProfile } from '../device-records.js';
+import { accessToken, newDevice, newProfile, withCredentials, type Credentials } from '../device-records.js';
+import { credentialsFrom, type CredentialsInput } from './credentials.js';
 import { badRequest, notFound } from '../errors.js';
-import { credentialsJson, deviceJson, deviceOr404, pageData, pageQuery, refId, type EntityId } from './entities.js';
+import { credentialsJson, deviceByNameOr404, deviceJson, deviceOr404, pageData, pageQuery, refId, type EntityId } from './entities.js';
 import { OTA_FIELD, OTA_TYPES, type OtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -53,8 +54,16 @@ function profileFor(store: Store, input: DeviceInput, before: DeviceRecord | und
   return (before && store.profileById(before.profileId)) ?? store.defaultProfile();
 }
 
+interface SaveArg {
+  input: DeviceInput;
+  /** A new device's credentials (a generated token when absent). */
+  credentials?: Credentials;
+  /** Replace an existing device's credentials too (device-with-credentials). */
+  replaceCredentials?: boolean;
+}
+
 /** The checks and the write of one save, inside one transaction. */
-function save(store: Store, { input, token }: { input: DeviceInput; token?: string }) {
+function save(store: Store, { input, credentials, replaceCredentials }: SaveArg) {
   const id = refId(input.id);
   const before = id ? store.deviceById(id) : undefined;
   if (id && !before) throw notFound(`Device with id [${id}] is not found`);
@@ -65,7 +74,7 @@ function save(store: Store, { input, token }: { input: DeviceInput; token?: stri
   const named = store.deviceByName(input.name);
   if (named && named.id !== id) throw badRequest('Device with such name already exists!');
   const device: DeviceRecord = {
-    ...(before ?? newDevice({ name: input.name, profileId, type: profile.name, credentials: accessToken(token) })),
+    ...(before ?? newDevice({ name: input.name, profileId, type: profile.name, credentials })),
     name: input.name,
     type: profile.name,
     label: input.label === undefined ? (before?.label ?? null) : input.label,
@@ -77,7 +86,12 @@ function save(store: Store, { input, token }: { input: DeviceInput; token?: stri
   };
   for (const type of OTA_TYPES) checkPackage(store, device[OTA_FIELD[type]], type, profileId);
   if (before) {
-    store.updateDevice(device);
+    const next = replaceCredentials && credentials ? withCredentials(device, credentials) : device;
+    if (next.token !== before.token && store.deviceByCredentialsId(next.token)) {
+      throw badRequest('Device credentials are already assigned to another device!');
+    }
+    store.updateDevice(next);
+    return { before, device: next };
   } else {
     insertDevice(store, device);
   }
@@ -97,17 +111,25 @@ export function insertDevice(store: Store, device: DeviceRecord): void {
 export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers {
   const { store, polls } = ctx;
   const found = (params: unknown) => deviceOr404(store, (params as { deviceId: string }).deviceId);
-  const run = (arg: { input: DeviceInput; token?: string }) => save(store, arg);
+  const run = (arg: SaveArg) => save(store, arg);
+  const saved = async (arg: SaveArg) => {
+    const { before, device } = await store.write(run, arg);
+    for (const type of OTA_TYPES) {
+      await ota.apply(device.id, type, before ? ota.effective(before, type) : null, ota.effective(device, type));
+    }
+    return deviceJson(device);
+  };
 
   return {
     async saveDevice(request, reply) {
       // An empty accessToken is a missing one: a token is generated (ThingsBoard's msa tests rely on it).
       const { accessToken: token } = request.query as { accessToken?: string };
-      const { before, device } = await store.write(run, { input: request.body as DeviceInput, token: token || undefined });
-      for (const type of OTA_TYPES) {
-        await ota.apply(device.id, type, before ? ota.effective(before, type) : null, ota.effective(device, type));
-      }
-      return reply.code(200).send(deviceJson(device));
+      return reply.code(200).send(await saved({ input: request.body as DeviceInput, credentials: accessToken(token || undefined) }));
+    },
+
+    async saveDeviceWithCredentials(request, reply) {
+      const body = request.body as { device: DeviceInput; credentials: CredentialsInput };
+      return reply.code(200).send(await saved({ input: body.device, credentials: credentialsFrom(body.credentials), replaceCredentials: true }));
     },
 
     getDevice(request, reply) {
@@ -128,11 +150,7 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
 
     getTenantDevices(request, reply) {
       const query = request.query as { deviceName?: string; type?: string };
-      if (query.deviceName !== undefined) {
-        const device = store.deviceByName(query.deviceName);
-        if (!device) throw notFound(`Device with name [${query.deviceName}] is not found`);
-        return reply.code(200).send(deviceJson(device));
-      }
+      if (query.deviceName !== undefined) return reply.code(200).send(deviceJson(deviceByNameOr404(store, query.deviceName)));
       const page = pageQuery(query, 'devices');
       return reply.code(200).send(pageData(store.listDevices(page, { type: query.type || undefined }), page, deviceJson));
     },

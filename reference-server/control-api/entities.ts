@@ -16,6 +16,16 @@ export const entityId = (entityType: EntityType, id: string): EntityId => ({ ent
 export const optionalEntityId = (entityType: EntityType, id: string | null): EntityId | null =>
   id ? entityId(entityType, id) : null;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A comma-separated list of ids as Spring binds a Set<UUID>: distinct, each a uuid (400 otherwise). */
+export function uuidList(ids: string): string[] {
+  const list = ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
+  const bad = list.find((id) => !UUID.test(id));
+  if (bad) throw badRequest(`Invalid UUID string: ${bad}`);
+  return [...new Set(list)];
+}
+
 /** The uuid of an optional reference from a request body; null (or NULL_UUID) means none. */
 export function refId(ref: EntityId | null | undefined): string | null {
   return ref && ref.id !== NULL_UUID ? ref.id : null;
@@ -53,6 +63,12 @@ export function orNotFound<T>(record: T | undefined, what: string, id: string): 
 
 export const deviceOr404 = (store: Store, deviceId: string): DeviceRecord =>
   orNotFound(store.deviceById(deviceId), 'Device', deviceId);
+
+export function deviceByNameOr404(store: Store, name: string): DeviceRecord {
+  const device = store.deviceByName(name);
+  if (!device) throw notFound(`Device with name [${name}] is not found`);
+  return device;
+}
 
 /** AccessValidator's text: the 404 of the RPC and telemetry controllers is this bare text, not the error JSON. */
 export const DEVICE_NOT_FOUND = "Device with requested id wasn't found!";

@@ -6,11 +6,16 @@ import { limitFor } from '../payload-limits.js';
 import { createAuth } from './auth.js';
 import { customerHandlers } from './customers.js';
 import { deviceHandlers } from './devices.js';
+import { deviceDirectoryHandlers } from './device-directory.js';
+import { credentialsHandlers } from './credentials.js';
+import { notModelledHandlers } from './not-modelled.js';
 import { attributeHandlers } from './attributes.js';
 import { telemetryHandlers } from './telemetry.js';
+import { timeseriesHandlers } from './timeseries.js';
 import { rpcHandlers } from './rpc.js';
 import { otaHandlers } from './ota.js';
 import { profileHandlers } from './profiles.js';
+import { profileInfoHandlers } from './profile-infos.js';
 import { claimingHandlers } from './claiming.js';
 import { ruleHandlers } from './rules.js';
 import { registerDocs } from './docs.js';
@@ -29,10 +34,12 @@ export interface ControlApi {
 }
 
 /** Who may call what: tenant admins everything but claiming, customer users only claiming. */
-const PUBLIC = new Set(['login']);
+const PUBLIC = new Set(['login', 'refreshToken']);
 const AUTHORITIES: Record<string, Authority[]> = {
   claimDevice: ['CUSTOMER_USER'],
   reclaimDevice: ['TENANT_ADMIN', 'CUSTOMER_USER'],
+  getCurrentUser: ['TENANT_ADMIN', 'CUSTOMER_USER'],
+  logout: ['TENANT_ADMIN', 'CUSTOMER_USER'],
 };
 
 export function createControlApi(ctx: ServerContext): ControlApi {
@@ -42,13 +49,18 @@ export function createControlApi(ctx: ServerContext): ControlApi {
     ...auth.handlers,
     ...customerHandlers(ctx),
     ...deviceHandlers(ctx, ota),
+    ...deviceDirectoryHandlers(ctx),
+    ...credentialsHandlers(ctx),
     ...attributeHandlers(ctx),
     ...telemetryHandlers(ctx),
+    ...timeseriesHandlers(ctx),
     ...rpcHandlers(ctx),
     ...otaHandlers(ctx),
     ...profileHandlers(ctx, ota),
+    ...profileInfoHandlers(ctx),
     ...claimingHandlers(ctx),
     ...ruleHandlers(ctx),
+    ...notModelledHandlers(),
   };
   const handlers = Object.fromEntries(
     Object.entries(all).map(([id, handler]) => [id, PUBLIC.has(id) ? handler : auth.allow(AUTHORITIES[id] ?? ['TENANT_ADMIN'], handler)]),

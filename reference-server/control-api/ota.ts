@@ -1,5 +1,5 @@
 // OTA packages (ThingsBoard OtaPackageController): create the info, upload the file (multipart part
-// `file`) with its checksum, read, download, list, delete. Assignment is done on devices and
+// `file`) with its checksum, read, download, list (all, or a profile's assignable ones), delete. Assignment is done on devices and
 // profiles (ota-assignment.ts).
 import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from '../errors.js';
@@ -126,6 +126,11 @@ export function otaHandlers({ store }: ServerContext): Handlers {
       return reply.code(200).send(otaJson(found(store, idOf(request.params))));
     },
 
+    // ThingsBoard answers the package without its data here; dhi's getOtaPackage does too.
+    getOtaPackageInfo(request, reply) {
+      return reply.code(200).send(otaJson(found(store, idOf(request.params))));
+    },
+
     downloadOtaPackage(request, reply) {
       const ota = found(store, idOf(request.params));
       const data = store.otaData(ota.id);
@@ -136,6 +141,13 @@ export function otaHandlers({ store }: ServerContext): Handlers {
     getOtaPackages(request, reply) {
       const page = pageQuery(request.query, 'ota');
       return reply.code(200).send(pageData(store.listOta(page), page, otaJson));
+    },
+
+    /** The packages of a profile and type that can be assigned: with data or a url. */
+    getOtaPackagesByProfile(request, reply) {
+      const { deviceProfileId, type } = request.params as { deviceProfileId: string; type: OtaType };
+      const page = pageQuery(request.query, 'ota');
+      return reply.code(200).send(pageData(store.listOta(page, { profileId: deviceProfileId, type, hasData: true }), page, otaJson));
     },
 
     async deleteOtaPackage(request, reply) {

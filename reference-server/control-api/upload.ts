@@ -1,6 +1,7 @@
 // The OTA upload's multipart body: read here, before validation, into {file: {fileName, mimetype,
 // data}}, so that the handler sees plain values and a broken form is a 400 (busboy's own errors
-// would be 500s), a file over the limit a 413.
+// would be 500s), a file over the limit a 413. Form fields fill in query parameters the URL lacks,
+// as a Spring @RequestParam reads both (the Python REST client sends checksumAlgorithm as a part).
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { ApiError, ErrorCode, badRequest, payloadTooLarge } from '../errors.js';
@@ -25,9 +26,13 @@ export function uploadedFile(request: { isMultipart(): boolean; body: unknown })
 const readUpload: preValidationAsyncHookHandler = async (request) => {
   if (!request.isMultipart()) return;
   const body: { file?: UploadedFile } = {};
+  const query = request.query as Record<string, unknown>;
   try {
     for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
+      if (part.type !== 'file') {
+        if (query[part.fieldname] === undefined) query[part.fieldname] = part.value;
+        continue;
+      }
       // busboy hits the limit and then reads the rest of the part to discard it; fail at once instead.
       part.file.once('limit', () => part.file.destroy(payloadTooLarge(request.routeOptions.bodyLimit)));
       const data = await part.toBuffer();

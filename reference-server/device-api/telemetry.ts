@@ -7,7 +7,7 @@ import type { KvEntry } from '../store/types.js';
 type Record_ = Record<string, unknown>;
 
 /** Form (c) is an object carrying both ts and values; any other object is form (a). */
-function appendRecord(record: Record_, now: number, typeCast: boolean, out: KvEntry[]): void {
+export function appendRecord(record: Record_, now: number, typeCast: boolean, out: KvEntry[]): void {
   if ('ts' in record && 'values' in record) appendEntries(record.values as Record_, record.ts as number, typeCast, out);
   else appendEntries(record, now, typeCast, out);
 }

@@ -6,6 +6,7 @@ export const SORT_PROPERTIES = {
   ota: ['createdTime', 'type', 'title', 'version', 'tag', 'url', 'fileName', 'contentType', 'checksumAlgorithm', 'checksum', 'dataSize'],
   rpcs: ['createdTime', 'expirationTime', 'status'],
   customers: ['createdTime', 'title', 'email'],
+  users: ['createdTime', 'email', 'firstName', 'lastName'],
 } as const;
 
 export type ListName = keyof typeof SORT_PROPERTIES;

@@ -9,7 +9,9 @@ type KeyQueries = Pick<Store, 'telemetryKeys' | 'attributeKeys' | 'deleteTelemet
 export function createKeyQueries(db: Database.Database): KeyQueries {
   const q = {
     telemetryKeys: db.prepare('SELECT key FROM telemetry_latest WHERE device_id = ? ORDER BY key'),
-    attributeKeys: db.prepare('SELECT DISTINCT key FROM attributes WHERE device_id = ? ORDER BY key'),
+    // ThingsBoard lists the scopes in AttributeScope order and keeps a key once per scope.
+    attributeKeys: db.prepare(`SELECT key FROM attributes WHERE device_id = ?
+      ORDER BY CASE scope WHEN 'CLIENT_SCOPE' THEN 0 WHEN 'SERVER_SCOPE' THEN 1 ELSE 2 END, key`),
     scopeKeys: db.prepare('SELECT key FROM attributes WHERE device_id = ? AND scope = ? ORDER BY key'),
     deleteRange: db.prepare('DELETE FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts < ?'),
     deleteLatest: db.prepare('DELETE FROM telemetry_latest WHERE device_id = ? AND key = ? AND ts >= ? AND ts < ?'),

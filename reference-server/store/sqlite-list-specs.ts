@@ -2,9 +2,9 @@
 // accepts (ThingsBoard's names, mapped to columns) and its filters.
 import type Database from 'better-sqlite3';
 import { createList, registerSearch, type ListSpec } from './sqlite-lists.js';
-import { customerFrom, deviceFrom, otaFrom, profileFrom, rpcFrom } from './sqlite-rows.js';
+import { customerFrom, deviceFrom, otaFrom, profileFrom, rpcFrom, userFrom } from './sqlite-rows.js';
 import type { ListName, SortsOf } from './sort-properties.js';
-import type { DeviceFilter, OtaFilter, RpcStatus } from './types.js';
+import type { DeviceFilter, OtaFilter, RpcStatus, UserFilter } from './types.js';
 
 type Spec<L extends ListName> = ListSpec & { sorts: SortsOf<L> };
 
@@ -19,7 +19,10 @@ const LIST_SPECS: { [L in ListName]: Spec<L> } = {
       customerTitle: '(SELECT c.title FROM customers c WHERE c.id = devices.customer_id)',
     },
     defaultOrder: 'created_time DESC, name',
-    filters: { customerId: 'customer_id = @customerId', type: 'type = @type', profileId: 'profile_id = @profileId' },
+    filters: {
+      customerId: 'customer_id = @customerId', type: 'type = @type', profileId: 'profile_id = @profileId',
+      withoutFirmware: 'firmware_id IS NULL', withoutSoftware: 'software_id IS NULL',
+    },
   },
   profiles: {
     from: 'device_profiles',
@@ -30,6 +33,7 @@ const LIST_SPECS: { [L in ListName]: Spec<L> } = {
       description: 'description', isDefault: 'is_default',
     },
     defaultOrder: 'created_time, name',
+    filters: { transportType: 'transport_type = @transportType' },
   },
   ota: {
     from: 'ota_packages',
@@ -65,15 +69,24 @@ const LIST_SPECS: { [L in ListName]: Spec<L> } = {
     sorts: { createdTime: 'created_time', title: 'title', email: 'email' },
     defaultOrder: 'created_time, title',
   },
+  users: {
+    from: 'users',
+    select: '*',
+    searchIn: ['email', 'first_name', 'last_name'],
+    sorts: { createdTime: 'created_time', email: 'email', firstName: 'first_name', lastName: 'last_name' },
+    defaultOrder: 'created_time, email',
+    filters: { customerId: 'customer_id = @customerId', authority: 'authority = @authority' },
+  },
 };
 
 export function createLists(db: Database.Database) {
   registerSearch(db);
   return {
     devices: createList<ReturnType<typeof deviceFrom>, DeviceFilter>(db, LIST_SPECS.devices, deviceFrom),
-    profiles: createList<ReturnType<typeof profileFrom>, object>(db, LIST_SPECS.profiles, profileFrom),
+    profiles: createList<ReturnType<typeof profileFrom>, { transportType?: string }>(db, LIST_SPECS.profiles, profileFrom),
     ota: createList<ReturnType<typeof otaFrom>, OtaFilter>(db, LIST_SPECS.ota, otaFrom),
     rpcs: createList<ReturnType<typeof rpcFrom>, { deviceId: string; status?: RpcStatus }>(db, LIST_SPECS.rpcs, rpcFrom),
     customers: createList<ReturnType<typeof customerFrom>, object>(db, LIST_SPECS.customers, customerFrom),
+    users: createList<ReturnType<typeof userFrom>, UserFilter>(db, LIST_SPECS.users, userFrom),
   };
 }

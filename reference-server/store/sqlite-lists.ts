@@ -1,6 +1,7 @@
 // Paged lists with ThingsBoard's PageLink semantics: `textSearch` is a case-insensitive substring of
 // the list's text columns (DeviceRepository: ilike '%text%' on name or label), `sortProperty` one of
-// the list's own properties, and LIMIT/OFFSET, so a page reads only its own rows whatever pageSize
+// the list's own properties (text without regard to case, nearer Postgres' locale order than
+// SQLite's binary one), and LIMIT/OFFSET, so a page reads only its own rows whatever pageSize
 // is. Statements are prepared on first use per combination of filters and sort, and kept: there are
 // only as many combinations as the lists allow.
 import type Database from 'better-sqlite3';
@@ -64,7 +65,7 @@ export function createList<T, F extends object>(db: Database.Database, spec: Lis
     const search = query.textSearch !== undefined && query.textSearch !== '';
     if (search) params.search = query.textSearch!.toLowerCase();
     const sort = query.sortProperty
-      ? `${spec.sorts[query.sortProperty]} ${query.sortOrder ?? 'ASC'}, rowid`
+      ? `${spec.sorts[query.sortProperty]} COLLATE NOCASE ${query.sortOrder ?? 'ASC'}, rowid`
       : spec.defaultOrder;
     const { page, count } = statements(filterNames, search, sort);
     const data = (page.all({ ...params, limit: query.pageSize, offset: query.page * query.pageSize }) as Row[]).map(from);

@@ -40,6 +40,7 @@ export function createSqliteStore(path: string): Store {
   const q = {
     deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
     deviceById: db.prepare('SELECT * FROM devices WHERE id = ?'),
+    deviceByCredentialsId: db.prepare('SELECT * FROM devices WHERE token = ?'),
     deviceByName: db.prepare('SELECT * FROM devices WHERE name = ?'),
     deviceTypes: db.prepare('SELECT DISTINCT type FROM devices ORDER BY type'),
     devicesByProfile: db.prepare('SELECT * FROM devices WHERE profile_id = ? ORDER BY created_time, name'),
@@ -116,6 +117,7 @@ export function createSqliteStore(path: string): Store {
       password_hash = ? WHERE id = ?`),
     userById: db.prepare('SELECT * FROM users WHERE id = ?'),
     userByEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
+    deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
     setRule: db.prepare('INSERT OR REPLACE INTO rules (method, type, reply) VALUES (?, ?, ?)'),
     deleteRule: db.prepare('DELETE FROM rules WHERE method = ?'),
     rule: db.prepare('SELECT * FROM rules WHERE method = ?'),
@@ -152,6 +154,7 @@ export function createSqliteStore(path: string): Store {
       return device;
     },
     deviceById: one(q.deviceById, deviceFrom),
+    deviceByCredentialsId: one(q.deviceByCredentialsId, deviceFrom),
     deviceByName: one(q.deviceByName, deviceFrom),
     listDevices: lists.devices,
     deviceTypes: () => (q.deviceTypes.all() as { type: string }[]).map((r) => r.type),
@@ -215,7 +218,7 @@ export function createSqliteStore(path: string): Store {
     profileByName: one(q.profileByName, profileFrom),
     profileByProvisionKey: one(q.profileByKey, profileFrom),
     defaultProfile: () => profileFrom(q.defaultProfile.get() as Row),
-    listProfiles: (query) => lists.profiles(query),
+    listProfiles: lists.profiles,
     devicesUsingProfile: (profileId) => count(q.devicesUsingProfile, profileId),
 
     insertOta: (o) => void q.insertOta.run(otaCells(o)),
@@ -235,12 +238,14 @@ export function createSqliteStore(path: string): Store {
     },
     customerById: one(q.customerById, customerFrom),
     customerByTitle: one(q.customerByTitle, customerFrom),
-    listCustomers: (query) => lists.customers(query),
+    listCustomers: lists.customers,
     insertUser: (u) => void q.insertUser.run(u.id, u.email, u.authority, u.customerId, u.firstName, u.lastName,
       u.passwordHash, u.createdTime),
     updateUser: (u) => void q.updateUser.run(u.email, u.authority, u.customerId, u.firstName, u.lastName, u.passwordHash, u.id),
     userById: one(q.userById, userFrom),
     userByEmail: one(q.userByEmail, userFrom),
+    deleteUser: (id) => void q.deleteUser.run(id),
+    listUsers: lists.users,
 
     setRule: (r) => void q.setRule.run(r.method, r.type, r.reply === undefined ? null : JSON.stringify(r.reply)),
     deleteRule: (method) => q.deleteRule.run(method).changes > 0,

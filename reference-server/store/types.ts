@@ -153,6 +153,14 @@ export interface DeviceFilter {
   customerId?: string;
   type?: string;
   profileId?: string;
+  /** Only devices without a package of their own (set to true to apply). */
+  withoutFirmware?: boolean;
+  withoutSoftware?: boolean;
+}
+
+export interface UserFilter {
+  customerId?: string;
+  authority?: Authority;
 }
 
 export interface OtaFilter {
@@ -186,7 +194,10 @@ export interface Store {
   close(): Promise<void>;
 
   // devices
+  /** The device with this access token (ACCESS_TOKEN credentials only: the HTTP device API). */
   deviceByToken(token: string): DeviceRecord | undefined;
+  /** The device with this credentials id, of any credentials type. */
+  deviceByCredentialsId(credentialsId: string): DeviceRecord | undefined;
   deviceById(id: string): DeviceRecord | undefined;
   deviceByName(name: string): DeviceRecord | undefined;
   listDevices(query: ListQuery, filter?: DeviceFilter): Page<DeviceRecord>;
@@ -223,7 +234,7 @@ export interface Store {
   /** Returns the keys that existed and were removed. */
   deleteAttributes(deviceId: string, scope: Scope, keys: string[]): string[];
   attributes(deviceId: string, scope: Scope, keys?: string[]): KvEntry[];
-  /** Attribute keys of one scope, or of all scopes, sorted and distinct. */
+  /** Attribute keys of one scope, sorted; or of every scope, scope by scope (CLIENT, SERVER, SHARED). */
   attributeKeys(deviceId: string, scope?: Scope): string[];
 
   // rpc
@@ -249,7 +260,7 @@ export interface Store {
   profileByName(name: string): ProfileRecord | undefined;
   profileByProvisionKey(key: string): ProfileRecord | undefined;
   defaultProfile(): ProfileRecord;
-  listProfiles(query: ListQuery): Page<ProfileRecord>;
+  listProfiles(query: ListQuery, filter?: { transportType?: string }): Page<ProfileRecord>;
   /** Every profile's id and name by name; with activeOnly, those that have devices. */
   profileNames(activeOnly: boolean): { id: string; name: string }[];
   devicesUsingProfile(profileId: string): number;
@@ -275,6 +286,8 @@ export interface Store {
   updateUser(user: UserRecord): void;
   userById(id: string): UserRecord | undefined;
   userByEmail(email: string): UserRecord | undefined;
+  deleteUser(id: string): void;
+  listUsers(query: ListQuery, filter?: UserFilter): Page<UserRecord>;
 
   // device-side RPC rules (dhi extension)
   setRule(rule: RuleRecord): void;

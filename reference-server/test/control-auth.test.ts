@@ -46,6 +46,17 @@ function urlOf(op: Operation): string {
   });
 }
 
+/** Valid-looking values for the required query parameters, so that the permission check decides. */
+function requiredQuery(op: Operation): string {
+  const pairs = op.queryParams.filter((q) => q.required).map((q) => `${q.name}=${encodeURIComponent(valueFor(q.schema))}`);
+  return pairs.length > 0 ? `?${pairs.join('&')}` : '';
+}
+
+function valueFor(schema: unknown): string {
+  const s = (schema ?? {}) as { format?: string; enum?: string[]; $ref?: string };
+  return s.format === 'uuid' ? '6a1bd9b0-0000-4000-8000-000000000000' : (s.enum?.[0] ?? 'a');
+}
+
 describe('every secured operation', () => {
   it('answers 401 without a token, and 403 to a customer user where it is not claiming', async () => {
     const secured = (await loadContract()).operations.filter((op) => op.secured);
@@ -59,8 +70,8 @@ describe('every secured operation', () => {
     const user = await admin('POST', '/api/user', { email: 'sweep@x.example', authority: 'CUSTOMER_USER', customerId: { entityType: 'CUSTOMER', id: customerId } });
     const asUser = client(server, ((await admin('GET', `/api/user/${(user.json() as { id: { id: string } }).id.id}/token`)).json() as { token: string }).token);
     // Operations without a body: the permission check is not preceded by body validation.
-    for (const op of secured.filter((o) => !o.requestBody && !['claimDevice', 'reclaimDevice'].includes(o.operationId))) {
-      const res = await asUser(op.method.toUpperCase() as 'GET', `${urlOf(op)}${op.queryParams.some((q) => q.required) ? '?checksumAlgorithm=MD5&keys=a' : ''}`);
+    for (const op of secured.filter((o) => !o.requestBody && !['claimDevice', 'reclaimDevice', 'getCurrentUser', 'logout'].includes(o.operationId))) {
+      const res = await asUser(op.method.toUpperCase() as 'GET', `${urlOf(op)}${requiredQuery(op)}`);
       expect.soft(res.status, op.operationId).toBe(403);
     }
   });

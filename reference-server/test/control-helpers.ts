@@ -18,7 +18,9 @@ const documented: Documented[] = (await loadContract()).operations.map((op) => (
   validators: new Map(Object.entries(op.responses).map(([status, r]) => [
     status, r.contentType === 'application/json' && r.schema ? compile(r.schema) : undefined,
   ])),
-}));
+}))
+  // A literal segment wins over a parameter, as in the router: /deviceProfile/names before /deviceProfile/{id}.
+  .sort((a, b) => a.op.path.split('{').length - b.op.path.split('{').length);
 
 /** Every control response the tests see must be documented: its status, and its JSON body's schema. */
 function checkAgainstContract(method: Method, path: string, res: Response): void {
@@ -96,9 +98,10 @@ export async function newDeviceVia(api: Api, fields: object = {}): Promise<Devic
   return { id, name, token: (credentials.json() as { credentialsId: string }).credentialsId };
 }
 
-/** multipart/form-data upload of one `file` part. */
-export async function upload(server: TestServer, jwt: string, path: string, bytes: Buffer, fileName = 'fw.bin', contentType = 'application/octet-stream'): Promise<Response> {
+/** multipart/form-data upload of one `file` part, after the given form fields. */
+export async function upload(server: TestServer, jwt: string, path: string, bytes: Buffer, fileName = 'fw.bin', contentType = 'application/octet-stream', fields: Record<string, string> = {}): Promise<Response> {
   const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('file', new Blob([bytes], { type: contentType }), fileName);
   const res = await request(server.httpUrl + path, { method: 'POST', body: form, headers: { 'x-authorization': `Bearer ${jwt}` } });
   const text = await res.body.text();

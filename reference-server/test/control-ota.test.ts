@@ -209,4 +209,36 @@ describe('assigning packages', () => {
     expect(posted.status).toBe(200);
     expect(posted.json()).toEqual(uploaded);
   });
+
+  it('reads checksumAlgorithm and checksum from form fields when the query lacks them, the query winning', async () => {
+    const sha256 = createHash('sha256').update(FOX).digest('hex');
+    const fromForm = await upload(server, jwt, `/api/otaPackage/${await createPackage()}`, FOX, 'fw.bin', 'application/octet-stream', { checksumAlgorithm: 'SHA256' });
+    expect(fromForm.status).toBe(200);
+    expect(fromForm.json()).toMatchObject({ checksumAlgorithm: 'SHA256', checksum: sha256, hasData: true });
+    const bothWays = await upload(server, jwt, `/api/otaPackage/${await createPackage()}?checksumAlgorithm=MD5`, FOX, 'fw.bin', 'application/octet-stream', { checksumAlgorithm: 'SHA256' });
+    expect(bothWays.json()).toMatchObject({ checksumAlgorithm: 'MD5', checksum: '9e107d9d372bb6826bd81d3542a419d6' });
+    const wrong = await upload(server, jwt, `/api/otaPackage/${await createPackage()}`, FOX, 'fw.bin', 'application/octet-stream', { checksumAlgorithm: 'SHA256', checksum: 'abc' });
+    expect(wrong.status).toBe(400);
+    const missing = await upload(server, jwt, `/api/otaPackage/${await createPackage()}`, FOX);
+    expect(missing.status).toBe(400);
+    expect(missing.json()).toMatchObject({ status: 400, errorCode: 31 });
+  });
+
+  it('reads the info by /otaPackage/info/{id} and lists a profile\'s assignable packages of one type', async () => {
+    const profile = ((await api('POST', '/api/deviceProfile', { name: 'ota-list-profile' })).json() as { id: { id: string } }).id.id;
+    const onProfile = { deviceProfileId: { entityType: 'DEVICE_PROFILE', id: profile } };
+    const empty = await createPackage(onProfile);
+    const { id: withData } = await packageWithData(FOX, onProfile);
+    const withUrl = await createPackage({ ...onProfile, url: 'https://example.com/fw.bin' });
+    await packageWithData(FOX, { ...onProfile, type: 'SOFTWARE' });
+    await packageWithData(FOX);
+    const info = await api('GET', `/api/otaPackage/info/${withData}`);
+    expect(info.json()).toMatchObject({ id: { id: withData }, hasData: true, dataSize: FOX.length, checksumAlgorithm: 'SHA256' });
+    expect((await api('GET', `/api/otaPackage/info/${UNKNOWN}`)).status).toBe(404);
+    const page = (await api('GET', `/api/otaPackages/${profile}/FIRMWARE?pageSize=10&sortProperty=createdTime&sortOrder=ASC`)).json() as { data: { id: { id: string } }[]; totalElements: number };
+    expect(page.data.map((p) => p.id.id)).toEqual([withData, withUrl]);
+    expect(page.data.map((p) => p.id.id)).not.toContain(empty);
+    expect(((await api('GET', `/api/otaPackages/${profile}/SOFTWARE?pageSize=10`)).json() as { totalElements: number }).totalElements).toBe(1);
+    expect((await api('GET', `/api/otaPackages/${profile}/BOOTLOADER?pageSize=10`)).status).toBe(400);
+  });
 });

@@ -1,0 +1,61 @@
+// Device credentials through the REST API (DeviceController.updateDeviceCredentials and the
+// credentials part of device-with-credentials): ThingsBoard's DeviceCredentials body to the
+// credentials dhi stores, with ThingsBoard's validation messages.
+import { accessToken, mqttBasic, withCredentials, x509Certificate, type Credentials, type MqttBasic } from '../device-records.js';
+import { badRequest } from '../errors.js';
+import { credentialsJson, deviceOr404, refId, type EntityId } from './entities.js';
+import type { ServerContext } from '../context.js';
+import type { Handlers } from '../handler.js';
+import type { DeviceRecord, Store } from '../store/types.js';
+
+export interface CredentialsInput {
+  deviceId?: EntityId;
+  credentialsType: 'ACCESS_TOKEN' | 'X509_CERTIFICATE' | 'MQTT_BASIC' | 'LWM2M_CREDENTIALS';
+  credentialsId?: string | null;
+  credentialsValue?: string | null;
+}
+
+function parseMqtt(value: string | null | undefined): MqttBasic {
+  try {
+    const parsed = JSON.parse(value ?? '') as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as MqttBasic;
+  } catch {
+    // answered below
+  }
+  throw badRequest('Invalid credentials body for simple mqtt credentials!');
+}
+
+export function credentialsFrom(input: CredentialsInput): Credentials {
+  switch (input.credentialsType) {
+    case 'ACCESS_TOKEN':
+      if (!input.credentialsId) throw badRequest('Device credentials id should be specified!');
+      return accessToken(input.credentialsId);
+    case 'X509_CERTIFICATE':
+      if (!input.credentialsValue) throw badRequest('Device credentials value should be specified!');
+      return x509Certificate(input.credentialsValue);
+    case 'MQTT_BASIC':
+      return mqttBasic(parseMqtt(input.credentialsValue));
+    default:
+      throw badRequest('dhi does not model LwM2M devices: LWM2M_CREDENTIALS are not supported');
+  }
+}
+
+function update(store: Store, input: CredentialsInput): DeviceRecord {
+  const id = refId(input.deviceId);
+  if (!id) throw badRequest('Device credentials should be assigned to device!');
+  const device = deviceOr404(store, id);
+  const next = withCredentials(device, credentialsFrom(input));
+  const holder = store.deviceByCredentialsId(next.token);
+  if (holder && holder.id !== device.id) throw badRequest('Device credentials are already assigned to another device!');
+  store.updateDevice(next);
+  return next;
+}
+
+export function credentialsHandlers({ store }: ServerContext): Handlers {
+  const run = (input: CredentialsInput) => update(store, input);
+  return {
+    async updateDeviceCredentials(request, reply) {
+      return reply.code(200).send(credentialsJson(await store.write(run, request.body as CredentialsInput)));
+    },
+  };
+}

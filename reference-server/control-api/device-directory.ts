@@ -1,0 +1,106 @@
+// DeviceController's other reads and the customer assignment: device infos (one, tenant and customer
+// pages), a customer's devices, devices by ids, device types, the by-name lookup, the count a profile
+// package would reach, and assigning a device to a customer or taking it back. dhi does not track device activity, so infos carry no `active`.
+import { badRequest } from '../errors.js';
+import { deviceByNameOr404, deviceJson, deviceOr404, orNotFound, pageData, pageQuery, uuidList } from './entities.js';
+import type { ServerContext } from '../context.js';
+import type { Handlers } from '../handler.js';
+import type { CustomerRecord, DeviceFilter, DeviceRecord, OtaType, Store } from '../store/types.js';
+
+interface ListParams {
+  type?: string;
+  deviceProfileId?: string;
+  active?: boolean;
+}
+
+const customerOr404 = (store: Store, id: string): CustomerRecord => orNotFound(store.customerById(id), 'Customer', id);
+
+/** ThingsBoard's DeviceInfo: the device with its customer's title and its profile's name. */
+function deviceInfoJson(store: Store, d: DeviceRecord) {
+  return {
+    ...deviceJson(d),
+    customerTitle: d.customerId ? (store.customerById(d.customerId)?.title ?? null) : null,
+    customerIsPublic: false,
+    deviceProfileName: store.profileById(d.profileId)?.name ?? null,
+  };
+}
+
+/** ThingsBoard: `type` filters when given, else `deviceProfileId`; `active` needs activity tracking. */
+function filterOf(query: ListParams, customerId?: string): DeviceFilter {
+  if (query.active !== undefined) throw badRequest('dhi does not track device activity: the active filter is not supported');
+  if (query.type?.trim()) return { customerId, type: query.type };
+  return { customerId, profileId: query.deviceProfileId || undefined };
+}
+
+function assign(store: Store, { deviceId, customerId }: { deviceId: string; customerId: string | null }): DeviceRecord {
+  const device = deviceOr404(store, deviceId);
+  if (customerId) customerOr404(store, customerId);
+  else if (!device.customerId) throw badRequest("Device isn't assigned to any customer!");
+  const next = { ...device, customerId };
+  store.updateDevice(next);
+  return next;
+}
+
+export function deviceDirectoryHandlers({ store }: ServerContext): Handlers {
+  const runAssign = (arg: { deviceId: string; customerId: string | null }) => assign(store, arg);
+  const info = (d: DeviceRecord) => deviceInfoJson(store, d);
+  const customerOf = (params: unknown) => customerOr404(store, (params as { customerId: string }).customerId).id;
+
+  return {
+    getDeviceInfo(request, reply) {
+      return reply.code(200).send(info(deviceOr404(store, (request.params as { deviceId: string }).deviceId)));
+    },
+
+    getTenantDeviceInfos(request, reply) {
+      const page = pageQuery(request.query, 'devices');
+      return reply.code(200).send(pageData(store.listDevices(page, filterOf(request.query as ListParams)), page, info));
+    },
+
+    getCustomerDevices(request, reply) {
+      const customerId = customerOf(request.params);
+      const page = pageQuery(request.query, 'devices');
+      const { type } = request.query as ListParams;
+      return reply.code(200).send(pageData(store.listDevices(page, { customerId, type: type?.trim() ? type : undefined }), page, deviceJson));
+    },
+
+    getCustomerDeviceInfos(request, reply) {
+      const customerId = customerOf(request.params);
+      const page = pageQuery(request.query, 'devices');
+      return reply.code(200).send(pageData(store.listDevices(page, filterOf(request.query as ListParams, customerId)), page, info));
+    },
+
+    getTenantDeviceByName(request, reply) {
+      return reply.code(200).send(deviceJson(deviceByNameOr404(store, (request.query as { deviceName: string }).deviceName)));
+    },
+
+    getDevicesByIds(request, reply) {
+      const ids = uuidList((request.query as { deviceIds: string }).deviceIds);
+      return reply.code(200).send(ids.flatMap((id) => {
+        const device = store.deviceById(id);
+        return device ? [deviceJson(device)] : [];
+      }));
+    },
+
+    /** The devices of a profile without a package of their own, which a profile package would reach. */
+    countDevicesWithoutPackage(request, reply) {
+      const { otaPackageType, deviceProfileId } = request.params as { otaPackageType: OtaType; deviceProfileId: string };
+      const without = otaPackageType === 'FIRMWARE' ? { withoutFirmware: true } : { withoutSoftware: true };
+      const { totalElements } = store.listDevices({ page: 0, pageSize: 1 }, { profileId: deviceProfileId, ...without });
+      return reply.code(200).send(totalElements);
+    },
+
+    getDeviceTypes(_request, reply) {
+      return reply.code(200).send(store.deviceTypes().map((type) => ({ entityType: 'DEVICE', type })));
+    },
+
+    async assignDeviceToCustomer(request, reply) {
+      const { customerId, deviceId } = request.params as { customerId: string; deviceId: string };
+      return reply.code(200).send(deviceJson(await store.write(runAssign, { deviceId, customerId })));
+    },
+
+    async unassignDeviceFromCustomer(request, reply) {
+      const { deviceId } = request.params as { deviceId: string };
+      return reply.code(200).send(deviceJson(await store.write(runAssign, { deviceId, customerId: null })));
+    },
+  };
+}

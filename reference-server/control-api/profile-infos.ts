@@ -1,0 +1,83 @@
+// The rest of ThingsBoard's DeviceProfileController: profile infos (one, the default, a page, by
+// ids), profile names, the keys used by a profile's devices, and making a profile the default.
+import { entityId, orNotFound, pageData, pageQuery, uuidList } from './entities.js';
+import { profileJson } from './profiles.js';
+import type { ServerContext } from '../context.js';
+import type { Handlers } from '../handler.js';
+import type { ProfileRecord, Store } from '../store/types.js';
+
+/** ThingsBoard's DeviceProfileInfo: dhi has no images or dashboards, so those are null. */
+export const profileInfoJson = (p: ProfileRecord) => ({
+  id: entityId('DEVICE_PROFILE', p.id), name: p.name, image: null, defaultDashboardId: null,
+  type: p.type, transportType: p.transportType,
+});
+
+const found = (store: Store, id: string): ProfileRecord => orNotFound(store.profileById(id), 'Device profile', id);
+
+/** The optional `deviceProfileId` of the key lists: absent means every device; unknown is 404. */
+function profileFilter(store: Store, query: unknown): string | null {
+  const { deviceProfileId } = query as { deviceProfileId?: string };
+  if (!deviceProfileId) return null;
+  return found(store, deviceProfileId).id;
+}
+
+function makeDefault(store: Store, id: string): ProfileRecord {
+  const profile = found(store, id);
+  if (profile.isDefault) return profile;
+  store.updateProfile({ ...store.defaultProfile(), isDefault: false });
+  const next = { ...profile, isDefault: true };
+  store.updateProfile(next);
+  return next;
+}
+
+export function profileInfoHandlers({ store }: ServerContext): Handlers {
+  const idOf = (params: unknown) => (params as { deviceProfileId: string }).deviceProfileId;
+  const runMakeDefault = (id: string) => makeDefault(store, id);
+
+  return {
+    getDeviceProfileInfo(request, reply) {
+      return reply.code(200).send(profileInfoJson(found(store, idOf(request.params))));
+    },
+
+    getDefaultDeviceProfileInfo(_request, reply) {
+      return reply.code(200).send(profileInfoJson(store.defaultProfile()));
+    },
+
+    getDeviceProfileInfos(request, reply) {
+      const query = request.query as { transportType?: string; deviceProfileIds?: string };
+      // ThingsBoard maps the same path with `deviceProfileIds` to a plain list of those profiles.
+      if (query.deviceProfileIds !== undefined) return reply.code(200).send(infosByIds(store, query.deviceProfileIds));
+      const page = pageQuery(query, 'profiles');
+      return reply.code(200).send(pageData(store.listProfiles(page, { transportType: query.transportType || undefined }), page, profileInfoJson));
+    },
+
+    getDeviceProfileInfosByIds(request, reply) {
+      return reply.code(200).send(infosByIds(store, (request.query as { deviceProfileIds: string }).deviceProfileIds));
+    },
+
+    getDeviceProfileNames(request, reply) {
+      const { activeOnly } = request.query as { activeOnly: boolean };
+      return reply.code(200).send(store.profileNames(activeOnly).map((p) => ({ id: entityId('DEVICE_PROFILE', p.id), name: p.name })));
+    },
+
+    getDeviceProfileTimeseriesKeys(request, reply) {
+      return reply.code(200).send(store.profileTelemetryKeys(profileFilter(store, request.query)));
+    },
+
+    getDeviceProfileAttributesKeys(request, reply) {
+      return reply.code(200).send(store.profileAttributeKeys(profileFilter(store, request.query)));
+    },
+
+    async setDefaultDeviceProfile(request, reply) {
+      return reply.code(200).send(profileJson(await store.write(runMakeDefault, idOf(request.params))));
+    },
+  };
+}
+
+/** The profiles among the comma-separated ids that exist (ThingsBoard skips the others). */
+function infosByIds(store: Store, ids: string) {
+  return uuidList(ids).flatMap((id) => {
+    const profile = store.profileById(id);
+    return profile ? [profileInfoJson(profile)] : [];
+  });
+}

@@ -1,0 +1,75 @@
+// TelemetryController's key lists and time-series writes for devices: the keys of a device's time
+// series and attributes, saving time series through REST (the device's body forms, parsed as the
+// device API parses them), and deleting them. Reads of values live in telemetry.ts and attributes.ts.
+import { appendRecord } from '../device-api/telemetry.js';
+import { badRequest } from '../errors.js';
+import { splitKeys } from './attributes.js';
+import { validatedDevice } from './entities.js';
+import type { ServerContext } from '../context.js';
+import type { Handler, Handlers } from '../handler.js';
+import type { KvEntry, Scope, TelemetryDelete } from '../store/types.js';
+
+type Body = Record<string, unknown>;
+
+interface DeleteQuery {
+  keys?: string;
+  deleteAllDataForKeys: boolean;
+  startTs?: number;
+  endTs?: number;
+  deleteLatest: boolean;
+  rewriteLatestIfDeleted: boolean;
+}
+
+export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
+  const insert = (batch: { deviceId: string; entries: KvEntry[] }) => store.insertTelemetry(batch.deviceId, batch.entries);
+  const remove = (arg: { deviceId: string; keys: string[]; query: TelemetryDelete }) => store.deleteTelemetry(arg.deviceId, arg.keys, arg.query);
+  const deviceId = (params: unknown) => validatedDevice(store, (params as { deviceId: string }).deviceId).id;
+
+  // The scope in the path is ThingsBoard's "ANY", and a TTL only matters to its Cassandra store:
+  // both are accepted and not used.
+  const save: Handler = async (request, reply) => {
+    const id = deviceId(request.params);
+    const now = Date.now();
+    const entries: KvEntry[] = [];
+    const body = request.body as Body | Body[];
+    if (Array.isArray(body)) for (const record of body) appendRecord(record, now, config.typeCast, entries);
+    else appendRecord(body, now, config.typeCast, entries);
+    if (entries.length === 0) throw badRequest('No time series data found in request body!');
+    await store.write(insert, { deviceId: id, entries });
+    return reply.code(200).send();
+  };
+
+  return {
+    getTimeseriesKeys(request, reply) {
+      return reply.code(200).send(store.telemetryKeys(deviceId(request.params)));
+    },
+
+    getAttributeKeys(request, reply) {
+      return reply.code(200).send(store.attributeKeys(deviceId(request.params)));
+    },
+
+    getAttributeKeysByScope(request, reply) {
+      const { scope } = request.params as { scope: Scope };
+      return reply.code(200).send(store.attributeKeys(deviceId(request.params), scope));
+    },
+
+    saveDeviceTimeseries: save,
+    saveDeviceTimeseriesWithTtl: save,
+
+    async deleteDeviceTimeseries(request, reply) {
+      const query = request.query as DeleteQuery;
+      const keys = splitKeys(query.keys) ?? [];
+      if (keys.length === 0) throw badRequest(`Empty keys: ${JSON.stringify(keys)}`);
+      let range: { startTs: number; endTs: number };
+      if (query.deleteAllDataForKeys) range = { startTs: 0, endTs: Date.now() };
+      else if (query.startTs === undefined || query.endTs === undefined) {
+        throw badRequest("When deleteAllDataForKeys is false, start and end timestamp values shouldn't be empty");
+      } else range = { startTs: query.startTs, endTs: query.endTs };
+      const id = deviceId(request.params);
+      await store.write(remove, {
+        deviceId: id, keys, query: { ...range, deleteLatest: query.deleteLatest, rewriteLatest: query.rewriteLatestIfDeleted },
+      });
+      return reply.code(200).send();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// CustomerController, UserController's calls for customer users, and AuthController's user and token
+// calls, read back through the API.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, stopTestServer, type TestServer } from './helpers.js';
+import { client, startAdminServer, UNKNOWN_ID, type Api } from './control-helpers.js';
+
+let server: TestServer;
+let api: Api;
+beforeAll(async () => ({ server, api } = await startAdminServer()));
+afterAll(() => stopTestServer(server));
+
+const newCustomer = async (title: string) => ((await api('POST', '/api/customer', { title })).json() as { id: { id: string } }).id.id;
+const newUser = async (email: string, customerId: string) =>
+  ((await api('POST', '/api/user?sendActivationMail=false', { email, authority: 'CUSTOMER_USER', customerId: { entityType: 'CUSTOMER', id: customerId }, firstName: 'F' })).json() as { id: { id: string } }).id.id;
+
+describe('customers', () => {
+  it('pages, searches and sorts customers, finds one by title, reads its short info and title, and lists by ids', async () => {
+    const a = await newCustomer('Cust Alpha');
+    const b = await newCustomer('cust beta');
+    const page = (await api('GET', '/api/customers?pageSize=10&textSearch=CUST&sortProperty=title&sortOrder=DESC')).json() as { data: { title: string }[]; totalElements: number };
+    expect(page.data.map((c) => c.title)).toEqual(['cust beta', 'Cust Alpha']);
+    expect((await api('GET', '/api/customers')).status).toBe(400);
+    expect((await api('GET', '/api/tenant/customers?customerTitle=cust%20beta')).json()).toMatchObject({ id: { id: b }, title: 'cust beta' });
+    const missing = await api('GET', '/api/tenant/customers?customerTitle=nobody');
+    expect(missing.status).toBe(404);
+    expect(missing.json()).toMatchObject({ message: 'Customer with title [nobody] is not found' });
+    expect((await api('GET', `/api/customer/${a}/shortInfo`)).json()).toEqual({ title: 'Cust Alpha', isPublic: false });
+    const title = await api('GET', `/api/customer/${a}/title`);
+    expect(title.text).toBe('Cust Alpha');
+    expect(title.headers['content-type']).toMatch(/^application\/text/);
+    expect((await api('GET', `/api/customer/${UNKNOWN_ID}/title`)).status).toBe(404);
+    const listed = (await api('GET', `/api/customers/list?customerIds=${a},${UNKNOWN_ID},${b}`)).json() as { id: { id: string } }[];
+    expect(listed.map((c) => c.id.id)).toEqual([a, b]);
+    expect((await api('GET', `/api/customers?customerIds=${b}`)).json()).toMatchObject([{ id: { id: b } }]);
+  });
+});
+
+describe('users', () => {
+  it('reads, lists and deletes customer users', async () => {
+    const customerId = await newCustomer('Users Inc');
+    const u1 = await newUser('u1@users.example', customerId);
+    await newUser('u2@users.example', customerId);
+    expect((await api('GET', `/api/user/${u1}`)).json()).toMatchObject({ id: { entityType: 'USER', id: u1 }, email: 'u1@users.example', authority: 'CUSTOMER_USER', firstName: 'F', customerId: { id: customerId } });
+    const page = (await api('GET', `/api/customer/${customerId}/users?pageSize=10&sortProperty=email&sortOrder=DESC`)).json() as { data: { email: string }[] };
+    expect(page.data.map((u) => u.email)).toEqual(['u2@users.example', 'u1@users.example']);
+    const all = (await api('GET', '/api/users?pageSize=100&textSearch=users.example')).json() as { totalElements: number };
+    expect(all.totalElements).toBe(2);
+    expect((await api('GET', '/api/user/tokenAccessEnabled')).text).toBe('true');
+    expect((await api('DELETE', `/api/user/${u1}`)).status).toBe(200);
+    expect((await api('GET', `/api/user/${u1}`)).status).toBe(404);
+    expect((await api('DELETE', `/api/user/${u1}`)).status).toBe(404);
+    const me = server.ctx.store.userByEmail('tenant@thingsboard.org')!.id;
+    expect((await api('DELETE', `/api/user/${me}`)).status).toBe(400);
+  });
+});
+
+describe('auth', () => {
+  it('answers the current user, refreshes a token pair, and logs out', async () => {
+    expect((await api('GET', '/api/auth/user')).json()).toMatchObject({ email: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN' });
+    const login = await call(server.httpUrl, 'POST', '/api/auth/login', { username: 'tenant@thingsboard.org', password: 'tenant' });
+    const { refreshToken, token } = login.json() as { refreshToken: string; token: string };
+    const refreshed = await call(server.httpUrl, 'POST', '/api/auth/token', { refreshToken });
+    expect(refreshed.status).toBe(200);
+    const pair = refreshed.json() as { token: string; refreshToken: string };
+    expect((await client(server, pair.token)('GET', '/api/auth/user')).json()).toMatchObject({ email: 'tenant@thingsboard.org' });
+    // An access token is no refresh token, and a refresh token opens nothing else.
+    expect((await call(server.httpUrl, 'POST', '/api/auth/token', { refreshToken: token })).status).toBe(401);
+    expect((await call(server.httpUrl, 'POST', '/api/auth/token', { refreshToken: 'garbage' })).json()).toMatchObject({ status: 401, errorCode: 10 });
+    expect((await call(server.httpUrl, 'GET', '/api/auth/user', undefined, { 'x-authorization': `Bearer ${refreshToken}` })).status).toBe(401);
+    expect((await call(server.httpUrl, 'POST', '/api/auth/token', {})).status).toBe(400);
+    expect((await api('POST', '/api/auth/logout')).status).toBe(200);
+  });
+
+  it('lets a customer user read itself', async () => {
+    const customerId = await newCustomer('Self Co');
+    const userId = await newUser('self@self.example', customerId);
+    const pair = (await api('GET', `/api/user/${userId}/token`)).json() as { token: string };
+    const me = client(server, pair.token);
+    expect((await me('GET', '/api/auth/user')).json()).toMatchObject({ id: { id: userId }, authority: 'CUSTOMER_USER' });
+    expect((await me('GET', '/api/users?pageSize=10')).status).toBe(403);
+  });
+});
