@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadContract } from '../spec/load.js';
 import { blocks, opOf, type Case, type CaseRecord } from './case.js';
-import { catalogue } from './cases/index.js';
+import { catalogue, robustness } from './cases/index.js';
 import { createHttpTarget, RequestFailed, type HttpTarget } from './client.js';
 import { createContractChecker } from './contract-check.js';
 import { login } from './control/index.js';
@@ -23,6 +23,8 @@ export interface ConformOptions {
   cases?: string[];
   exclude?: string[];
   strict?: boolean;
+  /** Add the robustness cases (group 7: hostile bodies, slow clients, aborted polls). */
+  robustness?: boolean;
   list?: boolean;
   agent?: string;
   reportDir?: string;
@@ -94,7 +96,7 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new UsageError(`--concurrency: expected an integer in 1..256, got ${concurrency}`);
   const reportDir = input.reportDir ?? DEFAULTS.reportDir;
   const strict = input.strict ?? false;
-  const selected = selectCases(catalogue, input.cases, input.exclude);
+  const selected = selectCases(input.robustness ? [...catalogue, ...robustness] : catalogue, input.cases, input.exclude);
   if (selected.length === 0) throw new UsageError(`no case matches --cases ${(input.cases ?? []).join(',') || '*'} --exclude ${(input.exclude ?? []).join(',')}`);
   if (input.list) {
     catalogueLines(selected).forEach((line) => print(line));

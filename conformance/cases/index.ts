@@ -13,6 +13,7 @@ import { firmwareCases } from './10-firmware.js';
 import { authCases } from './auth.js';
 import { errorCases } from './errors.js';
 import { isolationCases } from './isolation.js';
+import { robustnessCases } from './robustness.js';
 
 export const catalogue: readonly Case[] = [
   ...telemetryCases,
@@ -30,5 +31,8 @@ export const catalogue: readonly Case[] = [
   ...isolationCases,
 ].sort((a, b) => compareIds(a.id, b.id));
 
-const problems = catalogueProblems(catalogue);
+/** Group 7: run only with `dhi conform --robustness` (slow, hostile, bounded). */
+export const robustness: readonly Case[] = [...robustnessCases].sort((a, b) => compareIds(a.id, b.id));
+
+const problems = catalogueProblems([...catalogue, ...robustness]);
 if (problems.length) throw new Error(`conformance catalogue:\n- ${problems.join('\n- ')}`);
