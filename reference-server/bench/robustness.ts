@@ -2,8 +2,9 @@
 // about two minutes. kill -9 cycles under write load (acknowledged writes lost, expected 0);
 // generated malformed requests (5xx, expected 0); a slow-client attack (all closed within the
 // timeouts, a good client's latency meanwhile); SIGTERM cycles with HTTP and HTTPS writers (exit
-// code and time; writes ending after the signal: 200, 503, or ECONNREFUSED for a new connection
-// once the listener closed, never a reset; acknowledged writes lost). JSON results go to
+// code and time; how writes ending after the signal were answered: 200, 503, ECONNREFUSED for a
+// new connection, ECONNRESET for a request sent on a keep-alive connection just as Node's
+// server.close() closed it as idle; acknowledged writes lost). JSON results go to
 // reports/bench-robustness/<timestamp>.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
