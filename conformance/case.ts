@@ -31,6 +31,8 @@ export interface DeviceRequest extends RequestSpec {
 }
 
 export interface CaseRun {
+  /** The target's base URL, for cases that speak raw HTTP over their own sockets (robustness). */
+  baseUrl: string;
   devices: DeviceFixture[];
   control: Control;
   /** A short unique prefix for names this case creates (devices, profiles, customers, packages). */
@@ -96,7 +98,8 @@ export class SkipCase extends Error {
   }
 }
 
-const ID = /^(\d+)\.([1-6])\.(\d+)$/;
+// Groups 1-6 as design.md lists them; 7 is robustness (run with --robustness).
+const ID = /^(\d+)\.([1-7])\.(\d+)$/;
 
 /** Numeric order of ids: 1.2.10 after 1.2.9, 10.x after 9.x. */
 export function compareIds(a: string, b: string): number {
@@ -116,7 +119,7 @@ export function catalogueProblems(cases: readonly Case[]): string[] {
   const seen = new Set<string>();
   for (const c of cases) {
     const m = ID.exec(c.id);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > 10) problems.push(`${c.id}: id is not <op 1-10>.<group 1-6>.<n>`);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > 10) problems.push(`${c.id}: id is not <op 1-10>.<group 1-7>.<n>`);
     if (seen.has(c.id)) problems.push(`${c.id}: duplicate id`);
     seen.add(c.id);
     if (!c.title.trim()) problems.push(`${c.id}: empty title`);

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadContract } from '../spec/load.js';
 import { blocks, opOf, type Case, type CaseRecord } from './case.js';
-import { catalogue } from './cases/index.js';
+import { catalogue, robustness } from './cases/index.js';
 import { createHttpTarget, RequestFailed, type HttpTarget, type Reply } from './client.js';
 import { createContractChecker } from './contract-check.js';
 import { login, type LoginResult } from './control/index.js';
@@ -26,6 +26,8 @@ export interface ConformOptions {
   strict?: boolean;
   /** MUST cases that did not run (no control API, no rules API) do not fail the run. */
   allowSkips?: boolean;
+  /** Add the robustness cases (group 7: hostile bodies, slow clients, aborted polls). */
+  robustness?: boolean;
   list?: boolean;
   agent?: string;
   reportDir?: string;
@@ -106,7 +108,7 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   const reportDir = input.reportDir ?? DEFAULTS.reportDir;
   const strict = input.strict ?? false;
   const allowSkips = input.allowSkips ?? false;
-  const selected = selectCases(catalogue, input.cases, input.exclude);
+  const selected = selectCases(input.robustness ? [...catalogue, ...robustness] : catalogue, input.cases, input.exclude);
   if (selected.length === 0) {
     const exclude = input.exclude?.length ? ` --exclude ${input.exclude.join(',')}` : '';
     throw new UsageError(`no case matches --cases ${(input.cases ?? []).join(',') || '*'}${exclude} (see --list)`);

@@ -14,6 +14,7 @@ export function registerConform(program: Command): void {
     .option('--exclude <id-glob>', 'leave out cases whose id matches (repeatable, comma-separated)', collect)
     .option('--strict', 'SHOULD failures fail the run too', false)
     .option('--allow-skips', 'MUST cases that cannot run (no control API, no rules API) do not fail the run', false)
+    .option('--robustness', 'also run the robustness cases (<op>.7.<n>: hostile bodies, oversized bodies, slow clients, aborted and concurrent polls; about 30 s)', false)
     .option('--list', 'print the case catalogue (after --cases/--exclude) and exit', false)
     .option('--agent <name>', 'name of the implementation under test (one column of the report matrix; default: the target host)')
     .option('--report-dir <dir>', 'where reports go', 'reports/conformance')

@@ -85,3 +85,17 @@ export async function trickle(connection: RawConnection, text: string, everyMs: 
     if (connection.isClosed()) return;
   }
 }
+
+/** One request on its own connection (Connection: close); the status, or undefined when the connection ended without one. */
+export async function rawExchange(baseUrl: string, head: string, body: string | Buffer = ''): Promise<{ status?: number; received: string }> {
+  const connection = await connectRaw(baseUrl);
+  await connection.write(head);
+  if (body.length) await connection.write(body);
+  await connection.closed;
+  return { status: statusOf(connection.received()), received: connection.received() };
+}
+
+/** The path prefix of a base URL (`http://h/tb` gives `/tb`), for raw request lines. */
+export function pathPrefix(baseUrl: string): string {
+  return new URL(baseUrl).pathname.replace(/\/+$/, '');
+}

@@ -48,6 +48,7 @@ export async function runCase(c: Case, options: RunnerOptions): Promise<CaseReco
   const unique = `dhi-${options.runId}-${c.id}`;
 
   const t: CaseRun = {
+    baseUrl: options.device.baseUrl,
     devices: [],
     control,
     unique,

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastif
 import type { DestinationStream } from 'pino';
 import { loadContract } from '../spec/load.js';
 import { validateConfig, type ServerConfig } from './config.js';
-import { errorBody, errorHandler, ErrorCode } from './errors.js';
+import { badRequest, errorBody, errorHandler, ErrorCode } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { createLongPolls } from './long-poll.js';
 import { createRpcService } from './rpc-service.js';
@@ -71,11 +71,19 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   // Devices send JSON with any content type (curl's default is form-urlencoded); all of it is parsed
   // as JSON. Multipart (OTA upload) registers its own parser.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    request.rawBody = body as string;
+  // JSON text is UTF-8 (RFC 8259): invalid bytes are a 400, not silently replaced by U+FFFD.
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, undefined);
+    let text: string;
     try {
-      done(null, parseJsonBody(body as string));
+      text = utf8.decode(body as Buffer);
+    } catch {
+      return done(badRequest('Invalid JSON: the body is not valid UTF-8'), undefined);
+    }
+    request.rawBody = text;
+    try {
+      done(null, parseJsonBody(text));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -12,7 +12,7 @@ export function registerServe(program: Command): void {
     .option('--backlog <n>', 'listen backlog (pending connections the kernel queues)', integer(1, 65535), 4096)
     .option('--max-connections <n>', 'open connections per listener; more are refused at accept', integer(1), 9_000)
     .option('--header-timeout <ms>', 'a request\'s headers must arrive within this (408 and close)', integer(1), 10_000)
-    .option('--body-timeout <ms>', 'a whole request, headers and body, must arrive within this (long polls may answer later)', integer(1), 30_000)
+    .option('--body-timeout <ms>', 'a whole request, headers and body, must arrive within this (long polls may answer later)', integer(1), 20_000)
     .option('--keep-alive-timeout <ms>', 'an idle keep-alive connection is closed after this', integer(1), 5_000)
     .option('--tls-handshake-timeout <ms>', 'a TLS handshake must finish within this', integer(1), 10_000)
     .option('--tls-cert <file>', 'PEM certificate for HTTPS (a self-signed one is generated when absent)')

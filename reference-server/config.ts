@@ -56,7 +56,7 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
   backlog: 4096,
   maxConnections: 9_000,
   headerTimeoutMs: 10_000,
-  bodyTimeoutMs: 30_000,
+  bodyTimeoutMs: 20_000,
   keepAliveTimeoutMs: 5_000,
   tlsHandshakeTimeoutMs: 10_000,
   db: './data/dhi.db',

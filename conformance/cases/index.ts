@@ -16,6 +16,7 @@ import { isolationCases } from './isolation.js';
 import { keyFilterCases } from './key-filters.js';
 import { pollBoundCases } from './poll-bounds.js';
 import { rpcRoutingCases } from './rpc-routing.js';
+import { robustnessCases } from './robustness.js';
 
 export const catalogue: readonly Case[] = [
   ...telemetryCases,
@@ -36,5 +37,8 @@ export const catalogue: readonly Case[] = [
   ...rpcRoutingCases,
 ].sort((a, b) => compareIds(a.id, b.id));
 
-const problems = catalogueProblems(catalogue);
+/** Group 7: run only with `dhi conform --robustness` (slow, hostile, bounded). */
+export const robustness: readonly Case[] = [...robustnessCases].sort((a, b) => compareIds(a.id, b.id));
+
+const problems = catalogueProblems([...catalogue, ...robustness]);
 if (problems.length) throw new Error(`conformance catalogue:\n- ${problems.join('\n- ')}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deviceOperations, loadContract } from '../../spec/load.js';
 import { catalogueProblems, compareIds, opOf, type Case } from '../case.js';
-import { catalogue } from '../cases/index.js';
+import { catalogue, robustness } from '../cases/index.js';
 import { catalogueLines, exitCodeOf, globToRegExp, selectCases } from '../cli.js';
 
 const noop = async () => undefined;
@@ -14,6 +14,15 @@ describe('the case catalogue', () => {
     expect([...ids].sort(compareIds)).toEqual(ids);
   });
 
+  it('keeps the robustness cases (group 7) apart: well-formed, bounded in number, none in the default catalogue', () => {
+    expect(catalogueProblems([...catalogue, ...robustness])).toEqual([]);
+    expect(robustness.every((c) => c.id.split('.')[1] === '7')).toBe(true);
+    expect(robustness.length).toBeGreaterThan(0);
+    expect(robustness.length).toBeLessThanOrEqual(20);
+    expect(catalogue.some((c) => c.id.split('.')[1] === '7')).toBe(false);
+    expect(selectCases(catalogue, ['*.7.*'])).toEqual([]);
+  });
+
   it('covers every device operation of the contract with accepted input and a bad token (provisioning has none)', async () => {
     const ops = new Set(deviceOperations(await loadContract()).map((o) => o.op));
     for (const op of ops) {
@@ -24,11 +33,11 @@ describe('the case catalogue', () => {
   });
 
   it('reports malformed and duplicate ids and empty texts', () => {
-    const problems = catalogueProblems([fake('1.1.1'), fake('1.1.1'), fake('11.1.1'), fake('1.7.1'), { ...fake('2.1.1'), title: ' ' }]);
+    const problems = catalogueProblems([fake('1.1.1'), fake('1.1.1'), fake('11.1.1'), fake('1.8.1'), fake('1.7.1'), { ...fake('2.1.1'), title: ' ' }]);
     expect(problems).toEqual([
       '1.1.1: duplicate id',
-      '11.1.1: id is not <op 1-10>.<group 1-6>.<n>',
-      '1.7.1: id is not <op 1-10>.<group 1-6>.<n>',
+      '11.1.1: id is not <op 1-10>.<group 1-7>.<n>',
+      '1.8.1: id is not <op 1-10>.<group 1-7>.<n>',
       '2.1.1: empty title',
     ]);
   });
