@@ -13,13 +13,22 @@ import type { ReportIndex } from '../report/json.js';
 
 /** Twice the default: the run lasts little more than its slowest case (64 at once queue up and time out). */
 const CONCURRENCY = 16;
+/** A case line (report/console.ts) of a MUST case that failed at MUST level or errored. */
+const BLOCKING = /^(FAIL|ERR ) MUST /;
 
 async function main(): Promise<number> {
   const reportDir = await mkdtemp(join(tmpdir(), 'dhi-mutant-'));
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: ':memory:', logLevel: 'silent' });
-    const result = await runConform({ target: server.httpUrl, reportDir, concurrency: CONCURRENCY, print: () => undefined });
+    // The first MUST failure decides: the mutant is killed, the rest of the run would not change that.
+    const print = (line: string) => {
+      if (BLOCKING.test(line)) {
+        console.log(`killed: ${line.split('\n')[0]}`);
+        process.exit(1);
+      }
+    };
+    const result = await runConform({ target: server.httpUrl, reportDir, concurrency: CONCURRENCY, print });
     if (result.exitCode !== 0) {
       const index = result.exitCode === 1 ? (JSON.parse(await readFile(join(reportDir, 'index.json'), 'utf8')) as ReportIndex) : undefined;
       console.log(`killed: exit ${result.exitCode}${index ? `; MUST failures: ${mustFailures(index.runs[0].cases).join(', ')}` : ''}`);
