@@ -1,0 +1,46 @@
+// `npm run mutation`'s command for each mutant: start the reference server from the sources of this
+// checkout (Stryker's sandbox, with the mutant chosen by __STRYKER_ACTIVE_MUTANT__), run the whole
+// suite against it in this process, exit 1 when the suite fails (the mutant is killed), 0 when it
+// passes (the mutant survived). Run directly, it checks the
+// unmutated server: `npx tsx conformance/test/mutant-run.ts`.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../reference-server/server.js';
+import { runConform } from '../cli.js';
+import { mustFailures } from './suite-run.js';
+import type { ReportIndex } from '../report/json.js';
+
+/** Twice the default: the run lasts little more than its slowest case (64 at once queue up and time out). */
+const CONCURRENCY = 16;
+/** A case line (report/console.ts) of a MUST case that failed at MUST level or errored. */
+const BLOCKING = /^(FAIL|ERR ) MUST /;
+
+async function main(): Promise<number> {
+  const reportDir = await mkdtemp(join(tmpdir(), 'dhi-mutant-'));
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: ':memory:', logLevel: 'silent' });
+    // The first MUST failure decides: the mutant is killed, the rest of the run would not change that.
+    const print = (line: string) => {
+      if (BLOCKING.test(line)) {
+        console.log(`killed: ${line.split('\n')[0]}`);
+        process.exit(1);
+      }
+    };
+    const result = await runConform({ target: server.httpUrl, reportDir, concurrency: CONCURRENCY, print });
+    if (result.exitCode !== 0) {
+      const index = result.exitCode === 1 ? (JSON.parse(await readFile(join(reportDir, 'index.json'), 'utf8')) as ReportIndex) : undefined;
+      console.log(`killed: exit ${result.exitCode}${index ? `; MUST failures: ${mustFailures(index.runs[0].cases).join(', ')}` : ''}`);
+    } else console.log('survived: every MUST case passed');
+    return result.exitCode === 0 ? 0 : 1;
+  } catch (error) {
+    console.log(`killed: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await server?.close().catch(() => undefined);
+    await rm(reportDir, { recursive: true, force: true });
+  }
+}
+
+process.exit(await main());
