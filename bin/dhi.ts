@@ -14,6 +14,11 @@ const program = new Command('dhi')
   .exitOverride();
 
 registerCommands(program);
+// `dhi conform --list | head` closes the pipe early: not an error worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(EXIT.ok);
+});
 // A usage error prints the one useful line and a hint, not the whole help.
 for (const command of program.commands) {
   command.showHelpAfterError(`(run 'dhi ${command.name()} --help' for its options)`).addHelpText('after', EXIT_CODES_HELP);

@@ -18,7 +18,7 @@ export async function runSuite(options: ConformOptions): Promise<SuiteRun> {
   const lines: string[] = [];
   try {
     const result = await runConform({ ...options, reportDir, print: (l) => lines.push(l) });
-    const index = result.exitCode === 2 ? undefined : (JSON.parse(await readFile(join(reportDir, 'index.json'), 'utf8')) as ReportIndex);
+    const index = result.exitCode === 2 || result.exitCode === 3 ? undefined : (JSON.parse(await readFile(join(reportDir, 'index.json'), 'utf8')) as ReportIndex);
     return { exitCode: result.exitCode, records: index?.runs[0].cases ?? [], lines, reportDir };
   } finally {
     if (!options.reportDir) await rm(reportDir, { recursive: true, force: true });
