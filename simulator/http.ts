@@ -99,6 +99,50 @@ export async function sendForStatus(
   return response.statusCode;
 }
 
+/**
+ * A GET that calls `onSent` once the request is on the wire (undici's onRequestSent hook, which
+ * the promise API does not offer): how a device learns that its first poll is open.
+ */
+export function sendNotifying(dispatcher: Dispatcher, path: string, signal: AbortSignal, onSent: () => void): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    const chunks: Buffer[] = [];
+    let abortRequest: ((error?: Error) => void) | undefined;
+    const onAbort = () => abortRequest?.(signal.reason as Error);
+    const handler = {
+      onConnect(abort: (error?: Error) => void) {
+        abortRequest = abort;
+        if (signal.aborted) abort(signal.reason as Error);
+        else signal.addEventListener('abort', onAbort, { once: true });
+      },
+      onHeaders(code: number) {
+        status = code;
+        return true;
+      },
+      onData(chunk: Buffer) {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        signal.removeEventListener('abort', onAbort);
+        resolve({ status, body: Buffer.concat(chunks).toString() });
+      },
+      onError(error: Error) {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+      onRequestSent: onSent,
+    };
+    dispatcher.dispatch({ method: 'GET', path, headers: JSON_HEADERS }, handler as Dispatcher.DispatchHandler);
+  });
+}
+
+/** Send and read the whole body as bytes (firmware). */
+export async function sendForBytes(dispatcher: Dispatcher, path: string, signal?: AbortSignal): Promise<{ status: number; bytes: Buffer }> {
+  const response = await dispatcher.request({ method: 'GET', path, headers: JSON_HEADERS, signal });
+  return { status: response.statusCode, bytes: Buffer.from(await response.body.arrayBuffer()) };
+}
+
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'EADDRNOTAVAIL', 'EADDRINUSE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EMFILE']);
@@ -126,9 +170,4 @@ const IPV4_LOOPBACK = /^127\.\d+\.\d+\.\d+$/;
 /** Whether a URL names an IPv4 loopback address (where 127.0.0.x source addresses work). */
 export function isIpv4Loopback(url: string): boolean {
   return IPV4_LOOPBACK.test(new URL(url).hostname);
-}
-
-/** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
-export function nowEpochMs(): number {
-  return performance.timeOrigin + performance.now();
 }
