@@ -6,6 +6,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createControl } from './control.js';
+import { measureSimulatorCost, type SimulatorCost } from './bench-cost.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
 
@@ -23,6 +24,8 @@ export interface BenchOptions {
   password: string;
   token?: string;
   reportDir: string;
+  /** Also measure the simulator's CPU per request next to autocannon's, at this telemetry rate (true: the default rate). */
+  simulator?: number | true;
 }
 
 export interface BenchFigures {
@@ -34,6 +37,7 @@ export interface BenchFigures {
   timeouts: number;
 }
 
+const DEFAULT_COST_RATE = 1000;
 const TELEMETRY_BODY = JSON.stringify({ pulseCounter: 123456, leakage: false, batteryLevel: 87.5 });
 
 function requestFor(op: BenchOp, t: Templates, token: string): { method: 'GET' | 'POST'; path: string; body?: string } {
@@ -96,6 +100,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
   const servers: BenchServer[] = [];
   const results: Record<string, BenchFigures> = {};
   const baseline: Record<string, BenchFigures> = {};
+  let simulatorCost: SimulatorCost | undefined;
   try {
     let url: string;
     let token: string;
@@ -110,6 +115,11 @@ export async function runBench(options: BenchOptions): Promise<void> {
     for (const op of ops) {
       console.log(`bench ${op}: ${url} (${options.connections} connections, ${options.duration / 1000}s)`);
       results[op] = await cannon(url, op, templates, token, options);
+    }
+    if (options.simulator !== undefined) {
+      const rate = options.simulator === true ? DEFAULT_COST_RATE : options.simulator;
+      console.log(`bench simulator cost: autocannon, then dhi simulate, each at ${rate} telemetry msg/s for ${options.duration / 1000}s; then the mixed scenario`);
+      simulatorCost = await measureSimulatorCost(url, templates, token, { rate, durationMs: options.duration, connections: options.connections, reportDir: join(options.reportDir, 'simulate') });
     }
     if (options.baseline) {
       const bare = await startBenchServer('baseline');
@@ -136,6 +146,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     results,
     baseline: options.baseline ? baseline : undefined,
     ratio: options.baseline ? ratio : undefined,
+    simulatorCost,
   };
   mkdirSync(options.reportDir, { recursive: true });
   const file = join(options.reportDir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
@@ -146,6 +157,11 @@ export async function runBench(options: BenchOptions): Promise<void> {
     const non2xx = op === 'longpoll' ? `408 ${r.non2xx} (expected)` : `non-2xx ${r.non2xx}`;
     const line = `${op.padEnd(10)} ${String(r.requestsPerSecond).padStart(7)} req/s  p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${non2xx}  errors ${r.errors}`;
     console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ratio ${ratio[op]}` : line);
+  }
+  if (simulatorCost) {
+    const { autocannon: a, simulator: s, mixed: m } = simulatorCost;
+    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s: autocannon ${a.cpuMicrosPerRequest} µs (${a.requests} requests), dhi simulate ${s.cpuMicrosPerRequest} µs (${s.requests}), ratio ${simulatorCost.ratio}`);
+    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s): ${m.cpuMicrosPerRequest} µs (${m.requests} requests)`);
   }
   console.log(`results: ${file}`);
 }

@@ -72,6 +72,7 @@ export function registerBench(program: Command): void {
     .option('--username <user>', 'control API user (to create the benchmark device)', 'tenant@thingsboard.org')
     .option('--password <password>', 'control API password', 'tenant')
     .option('--token <token>', 'use this device token instead of creating a device')
+    .option('--simulator [rate]', "also measure dhi simulate's CPU per request next to autocannon's on the same telemetry load (rate msg/s, default 1000), and on the mixed scenario", decimal(0, true))
     .option('--report-dir <dir>', 'where the JSON results go', 'reports/bench')
     .action(async (options) => {
       const { runBench } = await import('./bench.js');

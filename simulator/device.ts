@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { checksum, CHECKSUM_ALGORITHMS, type ChecksumAlgorithm } from '../reference-server/control-api/checksums.js';
 import { monoNow } from './clock.js';
-import { classifyError, isAbort, send, sendForBytes, sendForStatus, sendNotifying } from './http.js';
+import type { H1Client } from './h1-client.js';
+import { classifyError, isAbort, send, sendForBytes, sendNotifying } from './http.js';
 import type { PathName, Recorder, Timing } from './metrics.js';
 import { createPayloadSource, type Values } from './profiles.js';
 import { deviceRoutes, type DeviceRoutes, type DeviceTemplates } from './routes.js';
@@ -32,6 +33,8 @@ export interface VirtualDevice {
   routes: DeviceRoutes;
   short: Dispatcher;
   poll: Dispatcher;
+  /** Status-only requests (telemetry, RPC replies, device-side RPC): the lean client. */
+  fast: H1Client;
   nextValues: () => Values;
   /** Last client timestamp used, so timestamped telemetry never repeats a ts for this device. */
   lastTs: number;
@@ -50,7 +53,7 @@ export function createDevice(
   token: string,
   templates: DeviceTemplates,
   basePath: string,
-  pools: { short: Dispatcher; poll: Dispatcher },
+  pools: { short: Dispatcher; poll: Dispatcher; fast: H1Client },
   scenario: Scenario,
   seed: number,
 ): VirtualDevice {
@@ -61,6 +64,7 @@ export function createDevice(
     routes: deviceRoutes(templates, basePath, token, scenario.polls.timeoutMs),
     short: pools.short,
     poll: pools.poll,
+    fast: pools.fast,
     nextValues: createPayloadSource(scenario.profile, seed, index),
     lastTs: 0,
     lastSeq: -1,
@@ -101,7 +105,7 @@ function telemetryBody(device: VirtualDevice, scenario: Scenario): { body: strin
  */
 export async function sendTelemetry(device: VirtualDevice, ctx: DeviceContext, startedAt: number, timing: Timing): Promise<void> {
   const { body, points } = telemetryBody(device, ctx.scenario);
-  if (await measured(ctx, 'telemetry', startedAt, timing, sendForStatus(device.short, 'POST', device.routes.telemetry, body))) {
+  if (await measured(ctx, 'telemetry', startedAt, timing, device.fast.status('POST', device.routes.telemetry, body))) {
     ctx.recorder.count('telemetryPoints', points);
   }
 }
@@ -223,7 +227,7 @@ export async function rpcLoop(device: VirtualDevice, ctx: DeviceContext): Promis
     ctx.recorder.record('rpcDelivery', sentAt === undefined ? 'other' : 'ok', sentAt ?? monoNow(), sentAt === undefined ? 'untimed' : 'sent');
     const reply = `{"result":"ok","method":${JSON.stringify(command.method ?? null)},"seq":${typeof params?.seq === 'number' ? params.seq : null},"device":${device.index}}`;
     const path = device.routes.rpcReplyHead + id + device.routes.rpcReplyTail;
-    if (await measured(ctx, 'rpcReply', monoNow(), 'sent', sendForStatus(device.short, 'POST', path, reply))) ctx.recorder.count('rpcReplied');
+    if (await measured(ctx, 'rpcReply', monoNow(), 'sent', device.fast.status('POST', path, reply))) ctx.recorder.count('rpcReplied');
   }
 }
 
@@ -234,7 +238,7 @@ export async function clientRpcLoop(device: VirtualDevice, ctx: DeviceContext, f
   if (!(await pause(firstDelayMs, device.signal))) return;
   while (!device.signal.aborted) {
     const startedAt = monoNow();
-    await measured(ctx, 'clientRpc', startedAt, 'sent', sendForStatus(device.short, 'POST', device.routes.clientRpc, body, device.signal));
+    await measured(ctx, 'clientRpc', startedAt, 'sent', device.fast.status('POST', device.routes.clientRpc, body));
     if (!(await pause(Math.max(0, startedAt + plan.intervalMs - monoNow()), device.signal))) return;
   }
 }

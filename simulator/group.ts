@@ -78,7 +78,7 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
       fleetDevice.token,
       config.templates,
       target.basePath,
-      { short: target.shortPool(fleetDevice.index), poll: target.pollPool(fleetDevice.index) },
+      { short: target.shortPool(fleetDevice.index), poll: target.pollPool(fleetDevice.index), fast: target.statusClient(fleetDevice.index) },
       scenario,
       config.seed,
     );

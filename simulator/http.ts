@@ -2,6 +2,7 @@
 // connection per open poll, so a held poll never blocks a short request) and a pool for short
 // requests with a deliberate number of connections. Timeouts are set on purpose for each.
 import { Pool, type Dispatcher } from 'undici';
+import { createH1Client, type H1Client } from './h1-client.js';
 import type { ErrorClass } from './metrics.js';
 
 export interface TargetOptions {
@@ -29,6 +30,8 @@ export interface Target {
   basePath: string;
   /** The pools a device uses, picked by its index so devices spread over source addresses. */
   shortPool(index: number): Dispatcher;
+  /** The lean client for status-only requests (h1-client.ts), with the short pool's connections. */
+  statusClient(index: number): H1Client;
   pollPool(index: number): Dispatcher;
   close(): Promise<void>;
   destroy(): Promise<void>;
@@ -57,15 +60,18 @@ export function createTarget(options: TargetOptions): Target {
     });
   const short = addresses.map((a) => make(options.connections, options.requestTimeoutMs, a));
   const polls = options.pollConnections > 0 ? addresses.map((a) => make(options.pollConnections, options.pollTimeoutMs + POLL_GRACE_MS, a)) : [];
+  const fast = addresses.map((a) => createH1Client({ url: options.url, connections: options.connections, localAddress: a, timeoutMs: options.requestTimeoutMs, insecure: options.insecure }));
   const all = [...short, ...polls];
   return {
     basePath: url.pathname.replace(/\/+$/, ''),
     shortPool: (index) => short[index % short.length],
+    statusClient: (index) => fast[index % fast.length],
     pollPool: (index) => polls[index % polls.length] ?? short[index % short.length],
     async close() {
-      await Promise.all(all.map((p) => p.close()));
+      await Promise.all([...all.map((p) => p.close()), ...fast.map((c) => c.close())]);
     },
     async destroy() {
+      for (const c of fast) c.destroy();
       await Promise.all(all.map((p) => p.destroy()));
     },
   };
@@ -84,19 +90,6 @@ export async function send(
 ): Promise<Reply> {
   const response = await dispatcher.request({ method, path, body, headers, signal });
   return { status: response.statusCode, body: await response.body.text() };
-}
-
-/** Send, discarding the body (writes answer 200 with an empty body). */
-export async function sendForStatus(
-  dispatcher: Dispatcher,
-  method: Dispatcher.HttpMethod,
-  path: string,
-  body?: string,
-  signal?: AbortSignal,
-): Promise<number> {
-  const response = await dispatcher.request({ method, path, body, headers: JSON_HEADERS, signal });
-  await response.body.dump();
-  return response.statusCode;
 }
 
 /**

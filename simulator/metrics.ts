@@ -63,8 +63,8 @@ export interface PathDelta {
   /** Values timed from an intended send time, and from the actual one. */
   intended: number;
   sent: number;
-  /** Every timed outcome, errors included. */
-  histogram: string;
+  /** Every timed outcome, errors included: compressed base64 when it crosses processes, else the histogram itself. */
+  histogram: string | Histogram;
 }
 
 export type PathDeltas = Partial<Record<PathName, PathDelta>>;
@@ -98,19 +98,21 @@ export interface Recorder {
 
 const newCell = (): PathCell => ({ ok: 0, errors: {}, intended: 0, sent: 0, histogram: createHistogram() });
 
-function drainCells(cells: Map<PathName, PathCell>): PathDeltas {
+function drainCells(cells: Map<PathName, PathCell>, encode: boolean): PathDeltas {
   const out: PathDeltas = {};
   for (const [path, c] of cells) {
     if (!c.ok && !c.intended && !c.sent && !Object.keys(c.errors).length) continue;
-    out[path] = { ok: c.ok, errors: c.errors, intended: c.intended, sent: c.sent, histogram: encodeHistogram(c.histogram) };
+    out[path] = { ok: c.ok, errors: c.errors, intended: c.intended, sent: c.sent, histogram: encode ? encodeHistogram(c.histogram) : c.histogram };
     c.ok = c.intended = c.sent = 0;
     c.errors = {};
-    c.histogram.reset();
+    if (encode) c.histogram.reset();
+    else c.histogram = createHistogram(); // the drained one now belongs to the delta
   }
   return out;
 }
 
-export function createRecorder(): Recorder {
+/** `shipped`: the deltas go to another process (a worker's), so histograms are encoded; in-process deltas hand them over as they are. */
+export function createRecorder(shipped = false): Recorder {
   const warmup = new Map<PathName, PathCell>();
   const steady = new Map<PathName, PathCell>();
   let steadyAt = Infinity;
@@ -139,7 +141,7 @@ export function createRecorder(): Recorder {
       steadyAt = at;
     },
     drain() {
-      const delta: MetricsDelta = { warmup: drainCells(warmup), steady: drainCells(steady), counters, online };
+      const delta: MetricsDelta = { warmup: drainCells(warmup, shipped), steady: drainCells(steady, shipped), counters, online };
       counters = {};
       online = [];
       return delta;

@@ -72,7 +72,7 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
 }
 
 function runChild(): void {
-  const recorder = createRecorder();
+  const recorder = createRecorder(true);
   // CPU counts from the start of the work, not from loading the modules.
   let cpuStart = process.cpuUsage();
   const send = (message: FromWorker) => process.send?.(message);

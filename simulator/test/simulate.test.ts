@@ -64,6 +64,8 @@ function answeredRpcs(server: TestServer, devices: { id: string }[]): number {
 describe('dhi simulate against the reference server', () => {
   let server: TestServer;
   const reportDir = mkdtempSync(join(tmpdir(), 'dhi-sim-'));
+  // Worker processes load TypeScript through tsx: on a busy machine that alone takes many seconds.
+  const SLOW = 120_000;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -119,7 +121,7 @@ describe('dhi simulate against the reference server', () => {
 
     expect(summary.simulator.requests).toBeGreaterThan(0);
     expect(summary.simulator.cpuMicrosPerRequest).toBeGreaterThan(0);
-  });
+  }, SLOW);
 
   it('adds up the same way when the devices run in worker processes', async () => {
     const scenario = scenarioFromJson({ name: 'workers', extends: 'mixed', telemetry: { intervalMs: 500 }, rpcRate: 10, attrRate: 0, clientRpc: false });
@@ -131,7 +133,7 @@ describe('dhi simulate against the reference server', () => {
     const rows = devices.reduce((n, d) => n + server.ctx.store.telemetryCount(d.id), 0);
     expect(rows).toBe(summary.counters.telemetryPoints);
     expect(okCount(summary, 'rpc')).toBe(summary.counters.rpcReplied);
-  });
+  }, SLOW);
 
   it('provisions its fleet with a provision key, then deletes the devices it created', async () => {
     const control = createControl({ url: server.httpUrl, username: 'tenant@thingsboard.org', password: 'tenant', templates: (await loadTemplates()).control, connections: 1, requestTimeoutMs: 10_000 });
@@ -155,5 +157,5 @@ describe('dhi simulate against the reference server', () => {
     expect(okCount(summary, 'telemetry')).toBeGreaterThan(0);
     expect(errorCount(summary, 'telemetry')).toBe(0);
     expect(server.ctx.store.listDevices(0, 10_000).totalElements).toBe(before);
-  });
+  }, SLOW);
 });
