@@ -10,6 +10,7 @@ import { request } from 'undici';
 import { EXIT } from '../cli/exit-codes.js';
 import { unreachableReason } from '../cli/unreachable.js';
 import { createControl } from './control.js';
+import { measureSimulatorCost, type SimulatorCost } from './bench-cost.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
 import { holdPolls, type PollFigures } from './bench-polls.js';
@@ -32,6 +33,8 @@ export interface BenchOptions {
   password: string;
   token?: string;
   reportDir: string;
+  /** Also measure the simulator's CPU per request next to autocannon's, at this telemetry rate (true: the default rate). */
+  simulator?: number | true;
 }
 
 export interface BenchFigures {
@@ -43,6 +46,7 @@ export interface BenchFigures {
   timeouts: number;
 }
 
+const DEFAULT_COST_RATE = 1000;
 const TELEMETRY_BODY = JSON.stringify({ pulseCounter: 123456, leakage: false, batteryLevel: 87.5 });
 
 function requestFor(op: BenchOp, t: Templates, token: string): { method: 'GET' | 'POST'; path: string; body?: string } {
@@ -121,6 +125,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
   const rounds = options.baseline ? options.rounds : 1;
   const runs: Record<string, { reference: BenchFigures[]; baseline: BenchFigures[] }> = {};
   let polls: (PollFigures & { telemetry: BenchFigures }) | undefined;
+  let simulatorCost: SimulatorCost | undefined;
   try {
     let url: string;
     let token: string;
@@ -146,6 +151,11 @@ export async function runBench(options: BenchOptions): Promise<void> {
         console.log(`bench ${op}: bare Fastify baseline ${bare.url}${of}`);
         runs[op].baseline.push(await cannon(bare.url, op, templates, bare.token, options));
       }
+    }
+    if (options.simulator !== undefined) {
+      const rate = options.simulator === true ? DEFAULT_COST_RATE : options.simulator;
+      console.log(`bench simulator cost: autocannon, then dhi simulate, each at ${rate} telemetry msg/s for ${options.duration / 1000}s; then the mixed scenario`);
+      simulatorCost = await measureSimulatorCost(url, templates, token, { rate, durationMs: options.duration, connections: options.connections, reportDir: join(options.reportDir, 'simulate') });
     }
     if (options.holdPolls > 0) {
       if (!reference) throw new Error('--hold-polls measures the reference server that dhi bench starts; leave out --target');
@@ -193,6 +203,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
       ? Object.fromEntries(ops.map((op) => [op, { reference: runs[op].reference.map((r) => r.requestsPerSecond), baseline: runs[op].baseline.map((r) => r.requestsPerSecond) }]))
       : undefined,
     heldPolls: polls,
+    simulatorCost,
   };
   mkdirSync(options.reportDir, { recursive: true });
   const file = join(options.reportDir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
@@ -208,6 +219,11 @@ export async function runBench(options: BenchOptions): Promise<void> {
   if (polls) {
     const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
     console.log(`held polls ${polls.open}: RSS ${mb(polls.rssIdleBytes)} MB idle, ${mb(polls.rssHoldingBytes)} MB holding, ${(polls.bytesPerPoll / 1024).toFixed(1)} KB per poll; telemetry meanwhile ${polls.telemetry.requestsPerSecond} req/s, p99 ${polls.telemetry.latencyMs.p99} ms`);
+  }
+  if (simulatorCost) {
+    const { autocannon: a, simulator: s, mixed: m } = simulatorCost;
+    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s: autocannon ${a.cpuMicrosPerRequest} µs (${a.requests} requests), dhi simulate ${s.cpuMicrosPerRequest} µs (${s.requests}), ratio ${simulatorCost.ratio}`);
+    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s): ${m.cpuMicrosPerRequest} µs (${m.requests} requests)`);
   }
   console.log(`results: ${file}`);
 }

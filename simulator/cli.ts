@@ -1,12 +1,13 @@
 // `dhi simulate`: turns parsed options into a validated SimulationConfig, runs the engine with the
 // live presenter, writes the reports, prints the table, and sets the exit code
-// (0 passed, 1 a threshold was breached, 2 usage error, 3 the run itself failed).
+// (0 passed, 1 a threshold was breached, 2 usage error, 3 the run itself failed, 130 interrupted).
 import type { Command } from 'commander';
 import { runSimulation, SimulationError, type EngineEvent, type SimulationConfig } from './engine.js';
 import { ControlError } from './control.js';
 import { FleetError } from './fleet.js';
 import { exportK6 } from './k6/export.js';
 import type { ProfileSpec } from './profiles.js';
+import { interruptOnSigint } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { buildSummary, writeReports, type Summary } from './report/summary.js';
 import { renderTable } from './report/table.js';
@@ -22,6 +23,7 @@ export interface SimulateOptions {
   rate?: number;
   interval?: number;
   ramp?: number;
+  warmup?: number;
   profile?: ProfileSpec;
   rpcRate?: number;
   attrRate?: number;
@@ -40,7 +42,8 @@ export interface SimulateOptions {
   insecure: boolean;
 }
 
-export const EXIT = { passed: 0, breached: 1, usage: 2, failed: 3 } as const;
+/** 130: the shell's code for a run ended by SIGINT (128 + 2), kept for a run stopped early with Ctrl-C. */
+export const EXIT = { passed: 0, breached: 1, usage: 2, failed: 3, interrupted: 130 } as const;
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -77,6 +80,7 @@ export function configFromOptions(options: SimulateOptions): SimulationConfig {
     seed: options.seed,
     keepDevices: options.keepDevices,
     insecure: options.insecure,
+    warmupMs: options.warmup ?? null,
   };
 }
 
@@ -98,7 +102,8 @@ export async function simulate(
   const result = await runSimulation(config, emit, interrupt);
   const summary = buildSummary(result, thresholds);
   const dir = writeReports(summary, reportDir);
-  return { summary, reportDir: dir, exitCode: summary.passed ? EXIT.passed : EXIT.breached, sampleToken: result.sampleToken };
+  const exitCode = summary.interrupted ? EXIT.interrupted : summary.passed ? EXIT.passed : EXIT.breached;
+  return { summary, reportDir: dir, exitCode, sampleToken: result.sampleToken };
 }
 
 export async function runSimulate(options: SimulateOptions, command?: Command): Promise<void> {
@@ -123,18 +128,13 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
     return;
   }
   // Ctrl-C ends the run early; the reports are still written and the devices still deleted.
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    print('\ninterrupted: stopping the run (Ctrl-C again to quit at once)\n');
-    interrupt.abort();
-    process.once('SIGINT', () => process.exit(130));
-  };
-  process.once('SIGINT', onSigint);
+  const interrupt = interruptOnSigint(print);
   try {
     const outcome = await simulate(config, thresholds, options.reportDir, createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY), columns: process.stdout.columns }), interrupt.signal);
     print(`\n${renderTable(outcome.summary)}\n`);
     print(`reports: ${outcome.reportDir}/summary.json, ${outcome.reportDir}/report.html\n`);
     if (outcome.exitCode === EXIT.breached) console.error('dhi simulate: a threshold was breached');
+    if (outcome.exitCode === EXIT.interrupted) console.error('dhi simulate: interrupted (the reports cover the run until Ctrl-C)');
     process.exitCode = outcome.exitCode;
   } catch (error) {
     if (error instanceof FleetError || error instanceof SimulationError || error instanceof ControlError) {
@@ -142,6 +142,6 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
       process.exitCode = error instanceof FleetError && error.usage ? EXIT.usage : EXIT.failed;
     } else throw error;
   } finally {
-    process.off('SIGINT', onSigint);
+    interrupt.dispose();
   }
 }

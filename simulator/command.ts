@@ -9,6 +9,10 @@ function durationOption(flags: string, description: string, ms: number, shown: s
   return new Option(flags, description).argParser(durationMs).default(ms, shown);
 }
 
+function warmup(value: string): number {
+  return value.trim() === '0' ? 0 : durationMs(value);
+}
+
 function profile(value: string): ProfileSpec {
   try {
     return parseProfile(value);
@@ -23,7 +27,7 @@ export function registerSimulate(program: Command): void {
     .command('simulate')
     .description(
       'run a fleet of virtual devices against a server and measure latency and throughput per path.\n' +
-        'Exit codes: 0 passed, 1 a --threshold was breached, 2 usage error, 3 the run failed.',
+        'Exit codes: 0 passed, 1 a --threshold was breached, 2 usage error, 3 the run failed, 130 interrupted (Ctrl-C; reports still written).',
     )
     .requiredOption('--target <url>', 'base URL of the device API (dhi serve, or a ThingsBoard)', httpUrl)
     .option('--devices <n>', 'number of virtual devices', integer(1, 1_000_000), 100)
@@ -32,6 +36,7 @@ export function registerSimulate(program: Command): void {
     .option('--rate <msgs>', 'telemetry messages per second for the whole fleet (open model, coordinated-omission corrected)', decimal(0, true))
     .option('--interval <time>', 'telemetry period of each device (closed model): 10s, 500ms', durationMs)
     .option('--ramp <n>', 'devices joining per second (default: all at once)', decimal(0, true))
+    .option('--warmup <time>', 'warm-up reported apart from the steady state: 5s, or 0 for none (default: until every device is online)', warmup)
     .option('--profile <name>', 'payload shape: smart-meter | tracker | plc | plc:<lines>', profile)
     .option('--rpc-rate <n>', 'server-side two-way RPC calls per second through the control API', decimal(0))
     .option('--attr-rate <n>', 'shared-attribute changes per second through the control API', decimal(0))
@@ -69,6 +74,7 @@ export function registerBench(program: Command): void {
     .option('--username <user>', 'control API user (to create the benchmark device)', 'tenant@thingsboard.org')
     .option('--password <password>', 'control API password', 'tenant')
     .option('--token <token>', 'use this device token instead of creating a device')
+    .option('--simulator [rate]', "also measure dhi simulate's CPU per request next to autocannon's on the same telemetry load (rate msg/s, default 1000), and on the mixed scenario", decimal(0, true))
     .option('--report-dir <dir>', 'where the JSON results go', 'reports/bench')
     .action(async (options) => {
       const { runBench } = await import('./bench.js');

@@ -4,9 +4,11 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { runConform } from '../conformance/cli.js';
 import { startServer } from '../reference-server/server.js';
-import { simulate } from './cli.js';
+import { EXIT, simulate } from './cli.js';
 import { createControl } from './control.js';
+import { interruptOnSigint } from './interrupt.js';
 import { createProgress } from './progress.js';
+import { formatMs } from './report/format.js';
 import { escapeHtml } from './report/svg.js';
 import { renderTable } from './report/table.js';
 import { loadTemplates } from './routes.js';
@@ -94,7 +96,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     links.push({ title: 'Conformance', note: `failed to run: ${(error as Error).message}` });
   }
 
-  console.log(`dhi demo: simulating ${options.devices} devices (mixed scenario) for ${options.duration / 1000}s`);
+  console.log(`dhi demo: simulating ${options.devices} devices (mixed scenario) for ${options.duration / 1000}s (Ctrl-C stops it)`);
+  // Ctrl-C during the simulation stops it as in dhi simulate (devices deleted, reports written), then the demo ends.
+  const interrupt = interruptOnSigint((text) => process.stdout.write(text));
   try {
     const outcome = await simulate(
       {
@@ -114,25 +118,35 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         seed: 1,
         keepDevices: false,
         insecure: false,
+        warmupMs: null,
       },
       [],
       join(options.reports, 'simulate'),
       createProgress({ write: (t) => process.stdout.write(t), isTTY: Boolean(process.stdout.isTTY), columns: process.stdout.columns }),
+      interrupt.signal,
     );
     console.log(`\n${renderTable(outcome.summary)}`);
     const s = outcome.summary;
     links.push({
       title: 'Simulation report',
       href: relative(options.reports, join(outcome.reportDir, 'report.html')),
-      note: `${s.devices} devices, ${s.scenario.name}, rpc p99 ${s.paths.rpc?.latencyMs.p99 ?? '-'} ms, telemetry p99 ${s.paths.telemetry?.latencyMs.p99 ?? '-'} ms`,
+      note: `${s.interrupted ? 'INTERRUPTED, ' : ''}${s.devices} devices, ${s.scenario.name}, steady-state rpc p99 ${s.paths.rpc ? formatMs(s.paths.rpc.latencyMs.p99) : '-'} ms, telemetry p99 ${s.paths.telemetry ? formatMs(s.paths.telemetry.latencyMs.p99) : '-'} ms`,
     });
   } catch (error) {
     console.error(`dhi demo: the simulation failed: ${(error as Error).message}`);
     links.push({ title: 'Simulation', note: `failed: ${(error as Error).message}` });
+  } finally {
+    interrupt.dispose();
   }
 
   const index = writeIndex(options.reports, links, url);
   console.log(`dhi demo: reports linked from ${index}`);
+  if (interrupt.signal.aborted) {
+    console.log('dhi demo: interrupted during the simulation; its devices are deleted. Stopping the server.');
+    await server.close();
+    process.exitCode = EXIT.interrupted;
+    return;
+  }
   try {
     const token = await demoToken(url);
     console.log(`dhi demo: a demo device token: ${token}`);

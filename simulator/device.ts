@@ -3,13 +3,20 @@
 // device-side RPC and downloads firmware when the scenario asks for them.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { classifyError, isAbort, nowEpochMs, send, sendForStatus } from './http.js';
-import type { PathName, Recorder } from './metrics.js';
+import { checksum, CHECKSUM_ALGORITHMS, type ChecksumAlgorithm } from '../reference-server/control-api/checksums.js';
+import { monoNow } from './clock.js';
+import type { H1Client } from './h1-client.js';
+import { classifyError, isAbort, send, sendForBytes, sendNotifying } from './http.js';
+import type { PathName, Recorder, Timing } from './metrics.js';
 import { createPayloadSource, type Values } from './profiles.js';
 import { deviceRoutes, type DeviceRoutes, type DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
 
-/** Keys the driver writes as shared attributes; the device measures push latency from them. */
+/**
+ * Keys the driver writes as shared attributes: its send time (clock.ts, the machine's monotonic
+ * clock, which the device reads too) and a sequence number per device, counting from 0, so that
+ * the device sees which changes never reached it.
+ */
 export const PUSH_SENT_AT = 'simSentAt';
 export const PUSH_SEQ = 'simSeq';
 
@@ -26,9 +33,15 @@ export interface VirtualDevice {
   routes: DeviceRoutes;
   short: Dispatcher;
   poll: Dispatcher;
+  /** Status-only requests (telemetry, RPC replies, device-side RPC): the lean client. */
+  fast: H1Client;
   nextValues: () => Values;
   /** Last client timestamp used, so timestamped telemetry never repeats a ts for this device. */
   lastTs: number;
+  /** Highest attribute-change sequence number pushed to this device (-1: none yet). */
+  lastSeq: number;
+  /** Polls not yet on the wire; at 0 the device is online and may be driven. */
+  pollsToOpen: number;
   /** Aborted when the run stops: ends this device's polls and sleeps. One per device, so that
    * adding and removing listeners stays cheap (a shared signal would hold thousands). */
   signal: AbortSignal;
@@ -40,7 +53,7 @@ export function createDevice(
   token: string,
   templates: DeviceTemplates,
   basePath: string,
-  pools: { short: Dispatcher; poll: Dispatcher },
+  pools: { short: Dispatcher; poll: Dispatcher; fast: H1Client },
   scenario: Scenario,
   seed: number,
 ): VirtualDevice {
@@ -51,8 +64,11 @@ export function createDevice(
     routes: deviceRoutes(templates, basePath, token, scenario.polls.timeoutMs),
     short: pools.short,
     poll: pools.poll,
+    fast: pools.fast,
     nextValues: createPayloadSource(scenario.profile, seed, index),
     lastTs: 0,
+    lastSeq: -1,
+    pollsToOpen: (scenario.polls.attributes ? 1 : 0) + (scenario.polls.rpc ? 1 : 0),
     signal: abort.signal,
     stop: () => abort.abort(),
   };
@@ -84,27 +100,26 @@ function telemetryBody(device: VirtualDevice, scenario: Scenario): { body: strin
 }
 
 /**
- * One telemetry message. `intendedAt` (performance.now() ms) is when the open model meant to send
- * it: measuring from there, not from the actual send, corrects for coordinated omission.
+ * One telemetry message from `startedAt` (clock.ts ms). In the open model that is the intended
+ * send time: measuring from there, not from the actual send, corrects for coordinated omission.
  */
-export async function sendTelemetry(device: VirtualDevice, ctx: DeviceContext, intendedAt: number): Promise<void> {
+export async function sendTelemetry(device: VirtualDevice, ctx: DeviceContext, startedAt: number, timing: Timing): Promise<void> {
   const { body, points } = telemetryBody(device, ctx.scenario);
-  if (await measured(ctx, 'telemetry', intendedAt, sendForStatus(device.short, 'POST', device.routes.telemetry, body))) {
+  if (await measured(ctx, 'telemetry', startedAt, timing, device.fast.status('POST', device.routes.telemetry, body))) {
     ctx.recorder.count('telemetryPoints', points);
   }
 }
 
-/** Run a request, record its latency or its error class; returns whether it succeeded. */
-async function measured(ctx: DeviceContext, path: PathName, startedAt: number, request: Promise<number>): Promise<boolean> {
+/** Run a request and time its outcome, success or error class; returns whether it succeeded. */
+async function measured(ctx: DeviceContext, path: PathName, startedAt: number, timing: Timing, request: Promise<number>): Promise<boolean> {
   try {
     const status = await ctx.track(request);
-    if (status >= 200 && status < 300) {
-      ctx.recorder.ok(path, (performance.now() - startedAt) * 1000);
-      return true;
-    }
-    ctx.recorder.fail(path, `status ${status}`);
+    const ok = status >= 200 && status < 300;
+    ctx.recorder.record(path, ok ? 'ok' : `status ${status}`, startedAt, timing);
+    return ok;
   } catch (error) {
-    if (!isAbort(error)) ctx.recorder.fail(path, classifyError(error));
+    // An abort is the run stopping: the request was cut short, not answered.
+    if (!isAbort(error)) ctx.recorder.record(path, classifyError(error), startedAt, timing);
   }
   return false;
 }
@@ -113,9 +128,9 @@ async function measured(ctx: DeviceContext, path: PathName, startedAt: number, r
 export async function telemetryLoop(device: VirtualDevice, ctx: DeviceContext, intervalMs: number, firstDelayMs: number): Promise<void> {
   if (!(await pause(firstDelayMs, device.signal))) return;
   while (!device.signal.aborted) {
-    const startedAt = performance.now();
-    await sendTelemetry(device, ctx, startedAt);
-    const wait = startedAt + intervalMs - performance.now();
+    const startedAt = monoNow();
+    await sendTelemetry(device, ctx, startedAt, 'sent');
+    const wait = startedAt + intervalMs - monoNow();
     if (!(await pause(Math.max(0, wait), device.signal))) return;
   }
 }
@@ -132,19 +147,29 @@ async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
   }
 }
 
-/** Long-poll once; returns the 200 body, null on 408/504 (re-poll), undefined after an error. */
-async function pollOnce(device: VirtualDevice, ctx: DeviceContext, path: string, errorPath: PathName): Promise<string | null | undefined> {
+/** A poll of this device is on the wire; once all are, the device is online. */
+function pollOpened(device: VirtualDevice, ctx: DeviceContext): void {
+  if (--device.pollsToOpen === 0) ctx.recorder.online(device.index);
+}
+
+/**
+ * Long-poll once; returns the 200 body, null on 408/504 (re-poll), undefined after an error.
+ * A failed poll counts as an error of its path, untimed: its duration is no delivery latency.
+ */
+async function pollOnce(device: VirtualDevice, ctx: DeviceContext, path: string, errorPath: PathName, first: boolean): Promise<string | null | undefined> {
   try {
-    const reply = await send(device.poll, 'GET', path, undefined, device.signal);
+    const reply = first
+      ? await sendNotifying(device.poll, path, device.signal, () => pollOpened(device, ctx))
+      : await send(device.poll, 'GET', path, undefined, device.signal);
     if (reply.status === 200) return reply.body;
     if (reply.status === 408 || reply.status === 504) {
       ctx.recorder.count('pollTimeouts');
       return null;
     }
-    ctx.recorder.fail(errorPath, `status ${reply.status}`);
+    ctx.recorder.record(errorPath, `status ${reply.status}`, monoNow(), 'untimed');
   } catch (error) {
     if (device.signal.aborted || isAbort(error)) return undefined;
-    ctx.recorder.fail(errorPath, classifyError(error));
+    ctx.recorder.record(errorPath, classifyError(error), monoNow(), 'untimed');
   }
   await pause(ERROR_PAUSE_MS, device.signal);
   return undefined;
@@ -159,40 +184,50 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * Holds the attribute-updates poll. A push is timed from the driver's send time; a gap in the
+ * per-device sequence numbers is changes written while no poll was open (ThingsBoard drops those
+ * too), counted as `attributeLost`.
+ */
 export async function attributeLoop(device: VirtualDevice, ctx: DeviceContext): Promise<void> {
-  while (!device.signal.aborted) {
-    const body = await pollOnce(device, ctx, device.routes.attributeUpdates, 'attributePush');
+  for (let first = true; !device.signal.aborted; first = false) {
+    const body = await pollOnce(device, ctx, device.routes.attributeUpdates, 'attributePush', first);
     if (typeof body !== 'string') continue;
     ctx.recorder.count('attributePolls');
     const update = parseObject(body);
-    if (!update) {
-      ctx.recorder.fail('attributePush', 'other');
+    const sentAt = update?.[PUSH_SENT_AT];
+    const seq = update?.[PUSH_SEQ];
+    if (typeof sentAt !== 'number' || typeof seq !== 'number') {
+      ctx.recorder.record('attributePush', 'other', monoNow(), 'untimed');
       continue;
     }
     ctx.recorder.count('updatesDelivered');
-    const sentAt = update[PUSH_SENT_AT];
-    if (typeof sentAt === 'number') ctx.recorder.ok('attributePush', (nowEpochMs() - sentAt) * 1000);
+    if (seq > device.lastSeq + 1) ctx.recorder.count('attributeLost', seq - device.lastSeq - 1);
+    device.lastSeq = Math.max(device.lastSeq, seq);
+    ctx.recorder.record('attributePush', 'ok', sentAt, 'sent');
   }
 }
 
+/** Holds the RPC poll; a command is timed from the driver's send time, then answered with its seq. */
 export async function rpcLoop(device: VirtualDevice, ctx: DeviceContext): Promise<void> {
-  while (!device.signal.aborted) {
-    const body = await pollOnce(device, ctx, device.routes.rpcPoll, 'rpcDelivery');
+  for (let first = true; !device.signal.aborted; first = false) {
+    const body = await pollOnce(device, ctx, device.routes.rpcPoll, 'rpcDelivery', first);
     if (typeof body !== 'string') continue;
     ctx.recorder.count('rpcPolls');
     const command = parseObject(body);
     // The specification allows the id to be carried as a string.
     const id = typeof command?.id === 'number' || typeof command?.id === 'string' ? Number(command.id) : NaN;
     if (!command || !Number.isInteger(id) || id < 0) {
-      ctx.recorder.fail('rpcDelivery', 'other');
+      ctx.recorder.record('rpcDelivery', 'other', monoNow(), 'untimed');
       continue;
     }
     ctx.recorder.count('rpcDelivered');
     const params = command.params as { sentAt?: unknown; seq?: unknown } | undefined;
-    if (typeof params?.sentAt === 'number') ctx.recorder.ok('rpcDelivery', (nowEpochMs() - params.sentAt) * 1000);
-    const reply = JSON.stringify({ result: 'ok', method: command.method, seq: params?.seq ?? null, device: device.index });
+    const sentAt = typeof params?.sentAt === 'number' ? params.sentAt : undefined;
+    ctx.recorder.record('rpcDelivery', sentAt === undefined ? 'other' : 'ok', sentAt ?? monoNow(), sentAt === undefined ? 'untimed' : 'sent');
+    const reply = `{"result":"ok","method":${JSON.stringify(command.method ?? null)},"seq":${typeof params?.seq === 'number' ? params.seq : null},"device":${device.index}}`;
     const path = device.routes.rpcReplyHead + id + device.routes.rpcReplyTail;
-    if (await measured(ctx, 'rpcReply', performance.now(), sendForStatus(device.short, 'POST', path, reply))) ctx.recorder.count('rpcReplied');
+    if (await measured(ctx, 'rpcReply', monoNow(), 'sent', device.fast.status('POST', path, reply))) ctx.recorder.count('rpcReplied');
   }
 }
 
@@ -202,32 +237,49 @@ export async function clientRpcLoop(device: VirtualDevice, ctx: DeviceContext, f
   const body = JSON.stringify({ method: plan.method, params: {} });
   if (!(await pause(firstDelayMs, device.signal))) return;
   while (!device.signal.aborted) {
-    const startedAt = performance.now();
-    await measured(ctx, 'clientRpc', startedAt, sendForStatus(device.short, 'POST', device.routes.clientRpc, body, device.signal));
-    if (!(await pause(Math.max(0, startedAt + plan.intervalMs - performance.now()), device.signal))) return;
+    const startedAt = monoNow();
+    await measured(ctx, 'clientRpc', startedAt, 'sent', device.fast.status('POST', device.routes.clientRpc, body));
+    if (!(await pause(Math.max(0, startedAt + plan.intervalMs - monoNow()), device.signal))) return;
   }
 }
 
-/** Download the assigned firmware once, whole or chunk by chunk until the empty chunk past the end. */
+/** The firmware's checksum as the server announces it in the shared attributes (operation 3). */
+async function announcedChecksum(device: VirtualDevice): Promise<{ algorithm: ChecksumAlgorithm; value: string } | undefined> {
+  const reply = await send(device.short, 'GET', `${device.routes.attributes}?sharedKeys=fw_checksum,fw_checksum_algorithm`, undefined, device.signal);
+  const shared = reply.status === 200 ? (parseObject(reply.body)?.shared as Record<string, unknown> | undefined) : undefined;
+  const algorithm = shared?.fw_checksum_algorithm;
+  const value = shared?.fw_checksum;
+  if (typeof value !== 'string' || !(CHECKSUM_ALGORITHMS as readonly unknown[]).includes(algorithm)) return undefined;
+  return { algorithm: algorithm as ChecksumAlgorithm, value: value.toLowerCase() };
+}
+
+/**
+ * Download the assigned firmware once, whole or chunk by chunk until the empty chunk past the
+ * end, and check the bytes against `fw_checksum`: a download that does not match (or that the
+ * server gives no checksum for) is a `checksum` error, not a success.
+ */
 export async function downloadFirmware(device: VirtualDevice, ctx: DeviceContext): Promise<void> {
   const plan = ctx.scenario.firmware;
   if (!plan) return;
   const query = `?title=${encodeURIComponent(plan.title)}&version=${encodeURIComponent(plan.version)}&size=${plan.chunkSize}`;
-  const startedAt = performance.now();
-  for (let chunk = 0; !device.signal.aborted; chunk++) {
-    try {
-      const reply = await ctx.track(send(device.short, 'GET', `${device.routes.firmware}${query}&chunk=${chunk}`, undefined, device.signal));
+  const startedAt = monoNow();
+  const parts: Buffer[] = [];
+  try {
+    const expected = await ctx.track(announcedChecksum(device));
+    for (let chunk = 0; !device.signal.aborted; chunk++) {
+      const reply = await ctx.track(sendForBytes(device.short, `${device.routes.firmware}${query}&chunk=${chunk}`, device.signal));
       if (reply.status !== 200) {
-        ctx.recorder.fail('firmware', `status ${reply.status}`);
+        ctx.recorder.record('firmware', `status ${reply.status}`, startedAt, 'sent');
         return;
       }
-      if (plan.chunkSize === 0 || reply.body.length === 0) {
-        ctx.recorder.ok('firmware', (performance.now() - startedAt) * 1000);
+      parts.push(reply.bytes);
+      if (plan.chunkSize === 0 || reply.bytes.length === 0) {
+        const matches = expected !== undefined && checksum(expected.algorithm, Buffer.concat(parts)) === expected.value;
+        ctx.recorder.record('firmware', matches ? 'ok' : 'checksum', startedAt, 'sent');
         return;
       }
-    } catch (error) {
-      if (!isAbort(error)) ctx.recorder.fail('firmware', classifyError(error));
-      return;
     }
+  } catch (error) {
+    if (!isAbort(error)) ctx.recorder.record('firmware', classifyError(error), startedAt, 'sent');
   }
 }

@@ -1,90 +1,109 @@
-// The driver: server-side load through the control API at fixed arrival rates (open model).
-// Two-way RPC is timed end to end (REST call sent -> device got it -> reply -> REST response);
-// shared-attribute writes carry their send time, so devices time the push themselves.
+// The driver: server-side load through the control API at fixed arrival rates (open model), sent
+// only to devices whose polls are on the wire (the groups report them online).
+// Two-way RPC is timed end to end from its intended send time (REST call -> device got it ->
+// reply -> REST response) and the answer must carry the command's sequence number. Shared-
+// attribute writes carry their send time and a per-device sequence number, so devices time the
+// push and count the changes that never reached them.
+import { createArrivals, type Arrivals } from './arrivals.js';
+import { monoNow } from './clock.js';
 import type { Control } from './control.js';
 import { PUSH_SENT_AT, PUSH_SEQ } from './device.js';
-import { classifyError, nowEpochMs } from './http.js';
+import { classifyError } from './http.js';
 import { createInFlight } from './in-flight.js';
 import type { PathName, Recorder } from './metrics.js';
 import type { Scenario } from './scenario.js';
 
 export interface DriverConfig {
   scenario: Scenario;
-  /** Control ids of the devices, in fleet order. */
-  deviceIds: string[];
-  rampPerSecond: number | null;
   maxInFlight: number;
 }
 
 export interface Driver {
-  /** Stop issuing; resolves when every call in flight has its answer. */
-  stop(): Promise<void>;
+  /** Devices (control ids) whose polls are open: from now on they may be driven. */
+  online(deviceIds: readonly string[]): void;
+  /** Stop issuing; resolves when every call in flight has its answer, with the moment (clock.ts ms) issuing stopped. */
+  stop(): Promise<number>;
 }
 
 const TICK_MS = 5;
 export const RPC_METHOD = 'simCommand';
 
+/** Whether a two-way RPC answer is the device's reply to the command with this sequence number. */
+export function replyMatches(body: string, seq: number): boolean {
+  try {
+    const reply = JSON.parse(body) as { seq?: unknown } | null;
+    return reply?.seq === seq;
+  } catch {
+    return false;
+  }
+}
+
 export function startDriver(control: Control, config: DriverConfig, recorder: Recorder): Driver {
   const { driver } = config.scenario;
-  const started = performance.now();
   const inFlight = createInFlight();
-  let seq = 0;
+  const targets: string[] = [];
+  /** Per device: the next attribute-change sequence number. */
+  const writeSeq = new Map<string, number>();
+  let rpcSeq = 0;
   let cursor = 0;
 
-  /** Devices online by now under the ramp. */
-  const eligible = (now: number): number =>
-    config.rampPerSecond === null ? config.deviceIds.length : Math.min(config.deviceIds.length, Math.floor(((now - started) / 1000) * config.rampPerSecond) + 1);
+  const finish = (path: PathName, intendedAt: number, status: number, matches = true) =>
+    recorder.record(path, status !== 200 ? `status ${status}` : matches ? 'ok' : 'mismatch', intendedAt, 'intended');
 
-  const finish = (path: PathName, intendedAt: number, status: number) => {
-    if (status === 200) recorder.ok(path, (performance.now() - intendedAt) * 1000);
-    else recorder.fail(path, `status ${status}`);
-  };
-
-  async function issueRpc(deviceId: string, intendedAt: number): Promise<void> {
-    const request = { method: RPC_METHOD, params: { sentAt: nowEpochMs(), seq: seq++ }, timeout: driver.rpcTimeoutMs };
+  async function issueRpc(intendedAt: number): Promise<void> {
+    const seq = rpcSeq++;
+    const request = { method: RPC_METHOD, params: { sentAt: monoNow(), seq }, timeout: driver.rpcTimeoutMs };
     try {
-      finish('rpc', intendedAt, (await control.rpcTwoWay(deviceId, driver.rpcApi, request)).status);
+      const reply = await control.rpcTwoWay(targets[cursor++ % targets.length], driver.rpcApi, request);
+      finish('rpc', intendedAt, reply.status, reply.status === 200 && replyMatches(reply.body, seq));
     } catch (error) {
-      recorder.fail('rpc', classifyError(error));
+      recorder.record('rpc', classifyError(error), intendedAt, 'intended');
     }
   }
-  async function issueWrite(deviceId: string, intendedAt: number): Promise<void> {
+  async function issueWrite(intendedAt: number): Promise<void> {
+    const deviceId = targets[cursor++ % targets.length];
+    const seq = writeSeq.get(deviceId) ?? 0;
+    writeSeq.set(deviceId, seq + 1);
     try {
-      finish('attributeWrite', intendedAt, (await control.setShared(deviceId, { [PUSH_SENT_AT]: nowEpochMs(), [PUSH_SEQ]: seq++ })).status);
+      finish('attributeWrite', intendedAt, (await control.setShared(deviceId, { [PUSH_SENT_AT]: monoNow(), [PUSH_SEQ]: seq })).status);
     } catch (error) {
-      recorder.fail('attributeWrite', classifyError(error));
+      recorder.record('attributeWrite', classifyError(error), intendedAt, 'intended');
     }
   }
 
-  const streams = [
-    { rate: driver.rpcRate, issue: issueRpc, issued: 0 },
-    { rate: driver.attrRate, issue: issueWrite, issued: 0 },
-  ].filter((s) => s.rate > 0 && config.deviceIds.length > 0);
-
-  const timer = streams.length
-    ? setInterval(() => {
-        const now = performance.now();
-        const count = eligible(now);
-        for (const stream of streams) {
-          const perMs = stream.rate / 1000;
-          // The first arrival is one inter-arrival time after the start, when polls are open.
-          const due = Math.floor((now - started) * perMs);
-          for (; stream.issued < due; stream.issued++) {
-            if (inFlight.count >= config.maxInFlight) {
-              recorder.count('dropped');
-              continue;
-            }
-            const deviceId = config.deviceIds[cursor++ % count];
-            void inFlight.track(stream.issue(deviceId, started + (stream.issued + 1) / perMs));
-          }
-        }
-      }, TICK_MS)
-    : undefined;
+  const plans = [
+    { rate: driver.rpcRate, send: issueRpc, path: 'rpc' as const },
+    { rate: driver.attrRate, send: issueWrite, path: 'attributeWrite' as const },
+  ].filter((p) => p.rate > 0);
+  let streams: Arrivals[] = [];
+  let timer: NodeJS.Timeout | undefined;
 
   return {
+    online(deviceIds) {
+      targets.push(...deviceIds);
+      // The arrivals start with the first device online: none is scheduled into an empty fleet.
+      if (timer || !targets.length || !plans.length) return;
+      const startAt = monoNow();
+      streams = plans.map((p) =>
+        createArrivals({
+          rate: p.rate,
+          startAt,
+          maxInFlight: config.maxInFlight,
+          inFlight,
+          send: p.send,
+          drop: (intendedAt) => recorder.record(p.path, 'dropped', intendedAt, 'untimed'),
+        }),
+      );
+      timer = setInterval(() => {
+        const now = monoNow();
+        for (const stream of streams) stream.tick(now);
+      }, TICK_MS);
+    },
     async stop() {
       if (timer) clearInterval(timer);
+      const stoppedAt = monoNow();
       await inFlight.idle();
+      return stoppedAt;
     },
   };
 }

@@ -2,14 +2,12 @@
 // for the requested duration, stops them in order, and returns the measurements. It emits
 // events; presenters (progress.ts, the CLI) print them.
 import { createControl, type Control } from './control.js';
-import { startDriver } from './driver.js';
 import { createThroughControl, createThroughProvisioning, deleteFleet, readTokensFile, type FleetMember } from './fleet.js';
-import { startGroup, type GroupConfig } from './group.js';
 import { isIpv4Loopback } from './http.js';
-import { createAggregate, createRecorder, type Aggregate, type IntervalView, type MetricsDelta, type PathName } from './metrics.js';
+import type { Aggregate, IntervalView, PathName, Phase } from './metrics.js';
 import { loadTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
-import { spawnWorker, type WorkerHandle } from './worker.js';
+import { runFleet } from './run-fleet.js';
 
 export interface SimulationConfig {
   target: string;
@@ -29,19 +27,27 @@ export interface SimulationConfig {
   keepDevices: boolean;
   /** HTTPS without certificate checks. */
   insecure: boolean;
+  /** Milliseconds of warm-up, reported apart from the steady state; null: until every device is online. */
+  warmupMs: number | null;
 }
 
 export type EngineEvent =
-  | { type: 'phase'; phase: 'fleet' | 'running' | 'stopping' | 'cleanup'; message: string }
+  | { type: 'phase'; phase: 'fleet' | 'running' | 'steady' | 'stopping' | 'cleanup'; message: string }
   | { type: 'fleet-progress'; done: number; total: number }
-  | { type: 'tick'; second: number; online: number; paths: Partial<Record<PathName, IntervalView>> }
+  | { type: 'tick'; second: number; online: number; devices: number; phase: Phase; paths: Partial<Record<PathName, IntervalView>> }
   | { type: 'warning'; message: string };
 
 export interface SimulationResult {
   config: SimulationConfig;
   startedAt: string;
-  /** Milliseconds of load, from the start until the stop began. */
+  /** Milliseconds of load, from the start until the last part of the simulator stopped starting requests. */
   runMs: number;
+  /** Milliseconds from the start until the steady state began; runMs when it never began. */
+  warmupMs: number;
+  /** The steady state never began: some devices never came online. */
+  steadyReached: boolean;
+  /** The user stopped the run early (Ctrl-C). */
+  interrupted: boolean;
   aggregate: Aggregate;
   fleet: { source: 'tokens' | 'provisioning' | 'control'; members: number; addressable: number };
   simulator: { processes: number; cpuMicros: number; maxRssBytes: number; sourceAddresses: string[] };
@@ -57,13 +63,12 @@ export class SimulationError extends Error {
 }
 
 const FD_BUDGET = 19_000; // stay under the 20000-descriptor limit per process
-const MAX_IN_FLIGHT = 5000;
 
-function pollsPerDevice(s: Scenario): number {
+export function pollsPerDevice(s: Scenario): number {
   return (s.polls.attributes ? 1 : 0) + (s.polls.rpc ? 1 : 0);
 }
 
-function shortConnections(devices: number): number {
+export function shortConnections(devices: number): number {
   return Math.min(128, Math.max(8, Math.ceil(devices / 16)));
 }
 
@@ -147,7 +152,7 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
     if ((scenario.driver.rpcRate > 0 || scenario.driver.attrRate > 0) && deviceIds.length < members.length) {
       emit({ type: 'warning', message: `${members.length - deviceIds.length} devices have no control id: the driver addresses only ${deviceIds.length}` });
     }
-    const run = await runFleet(config, members, deviceIds, templates.device, control, emit, interrupt);
+    const run = await runFleet(config, members, templates.device, control, emit, interrupt);
     const fleet = { source, members: members.length, addressable: deviceIds.length };
     return { ...run, fleet, sampleToken: config.keepDevices ? members[0]?.token : undefined };
   } finally {
@@ -162,119 +167,3 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
   }
 }
 
-async function runFleet(
-  config: SimulationConfig,
-  members: FleetMember[],
-  deviceIds: string[],
-  templates: GroupConfig['templates'],
-  control: Control | undefined,
-  emit: (event: EngineEvent) => void,
-  interrupt: AbortSignal | undefined,
-): Promise<Omit<SimulationResult, 'fleet'>> {
-  const { scenario } = config;
-  const groups = Math.max(1, config.workers);
-  const totalConnections = members.length * pollsPerDevice(scenario) + groups * shortConnections(members.length / groups);
-  const sourceAddresses = planSourceAddresses(config.target, groups, totalConnections);
-  const groupConfigs: GroupConfig[] = [];
-  for (let g = 0; g < groups; g++) {
-    const devices = members.filter((m) => m.index % groups === g);
-    const localAddresses = sourceAddresses.length ? [sourceAddresses[g]] : [];
-    groupConfigs.push({
-      templates,
-      scenario,
-      devices,
-      seed: config.seed,
-      rampPerSecond: config.rampPerSecond,
-      telemetryRate: scenario.telemetry.model === 'open' ? (scenario.telemetry.rate * devices.length) / members.length : 0,
-      maxInFlight: MAX_IN_FLIGHT,
-      target: {
-        url: config.target,
-        connections: shortConnections(devices.length),
-        pollConnections: devices.length * pollsPerDevice(scenario),
-        localAddresses,
-        pollTimeoutMs: scenario.polls.timeoutMs,
-        requestTimeoutMs: 60_000,
-        insecure: config.insecure,
-      },
-    });
-  }
-
-  const aggregate = createAggregate();
-  const workerRss = new Map<number, number>();
-  let maxRss = 0;
-  let t0 = performance.now();
-  const second = () => Math.max(0, Math.floor((performance.now() - t0) / 1000));
-  const absorb = (delta: MetricsDelta) => aggregate.absorb(delta, second());
-  const local = createRecorder();
-  const driverRecorder = createRecorder();
-  let failure: string | undefined;
-  const workers: WorkerHandle[] = groupConfigs.slice(0, config.workers).map((gc, g) =>
-    spawnWorker(
-      gc,
-      (delta, rss) => {
-        absorb(delta);
-        workerRss.set(g, rss);
-      },
-      (message) => (failure ??= message),
-    ),
-  );
-  let tick: NodeJS.Timeout | undefined;
-  try {
-    // The clock starts once every worker has loaded, so a run's seconds are all load.
-    await Promise.all(workers.map((w) => w.ready));
-    if (failure) throw new SimulationError(`a simulator worker failed to start: ${failure}`);
-    emit({ type: 'phase', phase: 'running', message: `${members.length} devices, scenario ${scenario.name}, ${config.durationMs / 1000}s` });
-    const startedAt = new Date();
-    t0 = performance.now();
-    const cpuStart = process.cpuUsage();
-    const inProcess = config.workers === 0 ? startGroup(groupConfigs[0], local) : undefined;
-    const driver = control ? startDriver(control, { scenario, deviceIds, rampPerSecond: config.rampPerSecond, maxInFlight: MAX_IN_FLIGHT }, driverRecorder) : undefined;
-
-    const sampleRss = () => {
-      let rss = process.memoryUsage.rss();
-      for (const r of workerRss.values()) rss += r;
-      maxRss = Math.max(maxRss, rss);
-    };
-    tick = setInterval(() => {
-      absorb(local.drain());
-      absorb(driverRecorder.drain());
-      sampleRss();
-      const now = second();
-      emit({ type: 'tick', second: now, online: aggregate.counters.devicesOnline ?? 0, paths: aggregate.interval(now) });
-    }, 1000);
-
-    // Run for the duration, or until a worker fails or the user interrupts.
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(end);
-        clearInterval(watch);
-        resolve();
-      };
-      const end = setTimeout(done, config.durationMs);
-      const watch = setInterval(() => (failure || interrupt?.aborted) && done(), 100);
-    });
-    // Rates are per second of load: the wait for the last answers does not count.
-    const runMs = performance.now() - t0;
-    emit({ type: 'phase', phase: 'stopping', message: 'waiting for calls in flight' });
-    // The driver first: its RPCs need the devices' polls to come back.
-    await driver?.stop();
-    await inProcess?.stop();
-    const stopped = await Promise.allSettled(workers.map((w) => w.stop()));
-    if (failure) throw new SimulationError(`a simulator worker failed: ${failure}`);
-    const workerCpu = stopped.reduce((sum, r) => sum + (r.status === 'fulfilled' ? r.value.cpuMicros : 0), 0);
-    absorb(local.drain());
-    absorb(driverRecorder.drain());
-    sampleRss();
-    const cpu = process.cpuUsage(cpuStart);
-    return {
-      config,
-      startedAt: startedAt.toISOString(),
-      runMs,
-      aggregate,
-      simulator: { processes: 1 + workers.length, cpuMicros: cpu.user + cpu.system + workerCpu, maxRssBytes: maxRss, sourceAddresses },
-    };
-  } finally {
-    clearInterval(tick);
-    for (const w of workers) w.kill();
-  }
-}

@@ -1,5 +1,7 @@
 // A group of virtual devices in one process (the engine's own, or a worker's): its pools, the
 // ramp that brings devices online, the open-model arrival scheduler and an orderly stop.
+import { createArrivals, type Arrivals } from './arrivals.js';
+import { monoNow } from './clock.js';
 import type { DeviceTemplates } from './routes.js';
 import { createTarget, type TargetOptions } from './http.js';
 import { createInFlight } from './in-flight.js';
@@ -40,18 +42,30 @@ export interface GroupConfig {
 }
 
 export interface Group {
-  /** Stop: no new work, polls and sleeps aborted, in-flight writes awaited, pools closed. */
-  stop(): Promise<void>;
+  /**
+   * Stop: no new work, polls and sleeps aborted, in-flight writes awaited, pools closed.
+   * Resolves with the moment (clock.ts ms) the group stopped starting requests.
+   */
+  stop(): Promise<number>;
 }
 
 const SCHEDULER_TICK_MS = 5;
 
-export function startGroup(config: GroupConfig, recorder: Recorder): Group {
+/** `onAllOnline`: every device of the group has its polls on the wire (the engine may end the warm-up). */
+export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline: () => void = () => {}): Group {
   const target = createTarget(config.target);
   let stopping = false;
   const { scenario } = config;
   const inFlight = createInFlight();
-  const ctx: DeviceContext = { scenario, recorder, track: inFlight.track };
+  let onlineCount = 0;
+  const counting: Recorder = {
+    ...recorder,
+    online(index) {
+      recorder.online(index);
+      if (++onlineCount === config.devices.length) onAllOnline();
+    },
+  };
+  const ctx: DeviceContext = { scenario, recorder: counting, track: inFlight.track };
   const online: VirtualDevice[] = [];
   const loops: Promise<void>[] = [];
   const random = createRandom(config.seed ^ 0x5eed);
@@ -64,12 +78,13 @@ export function startGroup(config: GroupConfig, recorder: Recorder): Group {
       fleetDevice.token,
       config.templates,
       target.basePath,
-      { short: target.shortPool(fleetDevice.index), poll: target.pollPool(fleetDevice.index) },
+      { short: target.shortPool(fleetDevice.index), poll: target.pollPool(fleetDevice.index), fast: target.statusClient(fleetDevice.index) },
       scenario,
       config.seed,
     );
     online.push(device);
-    recorder.count('devicesOnline');
+    // A device without polls is online at once; one with polls when they are on the wire.
+    if (device.pollsToOpen === 0) counting.online(device.index);
     if (scenario.polls.attributes) loops.push(attributeLoop(device, ctx));
     if (scenario.polls.rpc) loops.push(rpcLoop(device, ctx));
     if (scenario.telemetry.model === 'closed') {
@@ -85,25 +100,17 @@ export function startGroup(config: GroupConfig, recorder: Recorder): Group {
     for (const d of config.devices) timers.push(setTimeout(bringOnline, (d.index * 1000) / config.rampPerSecond, d));
   }
 
+  // Open-model telemetry: the arrivals start with the first device, so none falls into a fleet of nobody.
   let scheduler: NodeJS.Timeout | undefined;
   if (scenario.telemetry.model === 'open' && config.telemetryRate > 0) {
-    const started = performance.now();
-    const perMs = config.telemetryRate / 1000;
-    let issued = 0;
+    let arrivals: Arrivals | undefined;
     let next = 0;
-    const openSends = createInFlight();
+    const sendNext = (intendedAt: number) => sendTelemetry(online[next++ % online.length], ctx, intendedAt, 'intended');
+    const drop = (intendedAt: number) => recorder.record('telemetry', 'dropped', intendedAt, 'untimed');
     scheduler = setInterval(() => {
-      const due = Math.floor((performance.now() - started) * perMs);
-      for (; issued < due; issued++) {
-        const intendedAt = started + issued / perMs;
-        if (!online.length) continue; // nobody online yet: the arrival is not counted
-        if (openSends.count >= config.maxInFlight) {
-          recorder.count('dropped');
-          continue;
-        }
-        const device = online[next++ % online.length];
-        void openSends.track(sendTelemetry(device, ctx, intendedAt));
-      }
+      if (!online.length) return;
+      arrivals ??= createArrivals({ rate: config.telemetryRate, startAt: monoNow(), maxInFlight: config.maxInFlight, inFlight: createInFlight(), send: sendNext, drop });
+      arrivals.tick(monoNow());
     }, SCHEDULER_TICK_MS);
   }
 
@@ -111,11 +118,13 @@ export function startGroup(config: GroupConfig, recorder: Recorder): Group {
     async stop() {
       for (const t of timers) clearTimeout(t);
       if (scheduler) clearInterval(scheduler);
+      const stoppedAt = monoNow();
       stopping = true;
       for (const device of online) device.stop();
       await Promise.allSettled(loops);
       await inFlight.idle();
       await target.close();
+      return stoppedAt;
     },
   };
 }

@@ -18,8 +18,10 @@ export function encodeHistogram(histogram: Histogram): string {
   return encodeIntoCompressedBase64(histogram);
 }
 
-export function addEncoded(into: Histogram, encoded: string): void {
-  const decoded = decodeFromCompressedBase64(encoded, 32, false);
+/** Add a histogram, or one encoded by encodeHistogram() in another process. */
+export function addEncoded(into: Histogram, from: string | Histogram): void {
+  if (typeof from !== 'string') return into.add(from);
+  const decoded = decodeFromCompressedBase64(from, 32, false);
   into.add(decoded);
   decoded.destroy();
 }

@@ -2,6 +2,7 @@
 // connection per open poll, so a held poll never blocks a short request) and a pool for short
 // requests with a deliberate number of connections. Timeouts are set on purpose for each.
 import { Pool, type Dispatcher } from 'undici';
+import { createH1Client, type H1Client } from './h1-client.js';
 import type { ErrorClass } from './metrics.js';
 
 export interface TargetOptions {
@@ -29,6 +30,8 @@ export interface Target {
   basePath: string;
   /** The pools a device uses, picked by its index so devices spread over source addresses. */
   shortPool(index: number): Dispatcher;
+  /** The lean client for status-only requests (h1-client.ts), with the short pool's connections. */
+  statusClient(index: number): H1Client;
   pollPool(index: number): Dispatcher;
   close(): Promise<void>;
   destroy(): Promise<void>;
@@ -57,15 +60,18 @@ export function createTarget(options: TargetOptions): Target {
     });
   const short = addresses.map((a) => make(options.connections, options.requestTimeoutMs, a));
   const polls = options.pollConnections > 0 ? addresses.map((a) => make(options.pollConnections, options.pollTimeoutMs + POLL_GRACE_MS, a)) : [];
+  const fast = addresses.map((a) => createH1Client({ url: options.url, connections: options.connections, localAddress: a, timeoutMs: options.requestTimeoutMs, insecure: options.insecure }));
   const all = [...short, ...polls];
   return {
     basePath: url.pathname.replace(/\/+$/, ''),
     shortPool: (index) => short[index % short.length],
+    statusClient: (index) => fast[index % fast.length],
     pollPool: (index) => polls[index % polls.length] ?? short[index % short.length],
     async close() {
-      await Promise.all(all.map((p) => p.close()));
+      await Promise.all([...all.map((p) => p.close()), ...fast.map((c) => c.close())]);
     },
     async destroy() {
+      for (const c of fast) c.destroy();
       await Promise.all(all.map((p) => p.destroy()));
     },
   };
@@ -86,17 +92,48 @@ export async function send(
   return { status: response.statusCode, body: await response.body.text() };
 }
 
-/** Send, discarding the body (writes answer 200 with an empty body). */
-export async function sendForStatus(
-  dispatcher: Dispatcher,
-  method: Dispatcher.HttpMethod,
-  path: string,
-  body?: string,
-  signal?: AbortSignal,
-): Promise<number> {
-  const response = await dispatcher.request({ method, path, body, headers: JSON_HEADERS, signal });
-  await response.body.dump();
-  return response.statusCode;
+/**
+ * A GET that calls `onSent` once the request is on the wire (undici's onRequestSent hook, which
+ * the promise API does not offer): how a device learns that its first poll is open.
+ */
+export function sendNotifying(dispatcher: Dispatcher, path: string, signal: AbortSignal, onSent: () => void): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    const chunks: Buffer[] = [];
+    let abortRequest: ((error?: Error) => void) | undefined;
+    const onAbort = () => abortRequest?.(signal.reason as Error);
+    const handler = {
+      onConnect(abort: (error?: Error) => void) {
+        abortRequest = abort;
+        if (signal.aborted) abort(signal.reason as Error);
+        else signal.addEventListener('abort', onAbort, { once: true });
+      },
+      onHeaders(code: number) {
+        status = code;
+        return true;
+      },
+      onData(chunk: Buffer) {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        signal.removeEventListener('abort', onAbort);
+        resolve({ status, body: Buffer.concat(chunks).toString() });
+      },
+      onError(error: Error) {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+      onRequestSent: onSent,
+    };
+    dispatcher.dispatch({ method: 'GET', path, headers: JSON_HEADERS }, handler as Dispatcher.DispatchHandler);
+  });
+}
+
+/** Send and read the whole body as bytes (firmware). */
+export async function sendForBytes(dispatcher: Dispatcher, path: string, signal?: AbortSignal): Promise<{ status: number; bytes: Buffer }> {
+  const response = await dispatcher.request({ method: 'GET', path, headers: JSON_HEADERS, signal });
+  return { status: response.statusCode, bytes: Buffer.from(await response.body.arrayBuffer()) };
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
@@ -126,9 +163,4 @@ const IPV4_LOOPBACK = /^127\.\d+\.\d+\.\d+$/;
 /** Whether a URL names an IPv4 loopback address (where 127.0.0.x source addresses work). */
 export function isIpv4Loopback(url: string): boolean {
   return IPV4_LOOPBACK.test(new URL(url).hostname);
-}
-
-/** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
-export function nowEpochMs(): number {
-  return performance.timeOrigin + performance.now();
 }

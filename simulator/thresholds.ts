@@ -17,8 +17,10 @@ export interface Threshold {
 
 export interface ThresholdOutcome {
   expression: string;
-  actual: number;
+  /** null: nothing to compare (see `message`). */
+  actual: number | null;
   passed: boolean;
+  message?: string;
 }
 
 const THRESHOLD_PATTERN = /^([A-Za-z]+)\.(p50|p90|p99\.9|p99|max|mean|count|errors|errorRate|rate)\s*(<=|>=|<|>)\s*(\d+(?:\.\d+)?)$/;
@@ -34,23 +36,23 @@ export function parseThreshold(text: string, previous: Threshold[] = []): Thresh
   return [...previous, { expression: text.trim(), path, stat: match[2] as ThresholdStat, comparator: match[3] as Comparator, value: Number(match[4]) }];
 }
 
-/** What a threshold reads from the summary of one path. Latencies in ms, rate per second. */
+/** What a threshold reads from the summary of one path. Latencies in ms, rate per second; errors include dropped arrivals. */
 export interface PathFigures {
   count: number;
   errors: number;
   rate: number;
-  latencyMs: { p50: number; p90: number; p99: number; 'p99.9': number; max: number; meanMs: number };
+  /** `count`: values timed (every outcome with a start time, errors included). */
+  latencyMs: { count: number; p50: number; p90: number; p99: number; 'p99.9': number; max: number; meanMs: number };
 }
 
-function actualOf(stat: ThresholdStat, figures: PathFigures | undefined): number {
-  if (!figures) return 0;
+function actualOf(stat: ThresholdStat, figures: PathFigures): number {
   switch (stat) {
     case 'count':
       return figures.count;
     case 'errors':
       return figures.errors;
     case 'errorRate':
-      return figures.count + figures.errors ? figures.errors / (figures.count + figures.errors) : 0;
+      return figures.errors / (figures.count + figures.errors);
     case 'rate':
       return figures.rate;
     case 'mean':
@@ -67,13 +69,21 @@ function compare(actual: number, comparator: Comparator, value: number): boolean
   return actual >= value;
 }
 
-/** A latency threshold on a path with no samples fails: nothing was shown to be fast enough. */
+/**
+ * A threshold on a path where no request ran fails, with a message saying so: nothing was shown to
+ * be fast or error-free. A latency threshold also fails when no request of the path was timed.
+ */
 export function evaluateThresholds(thresholds: Threshold[], paths: Partial<Record<PathName, PathFigures>>): ThresholdOutcome[] {
   return thresholds.map((t) => {
     const figures = paths[t.path];
-    const actual = actualOf(t.stat, figures);
+    if (!figures || figures.count + figures.errors === 0) {
+      return { expression: t.expression, actual: null, passed: false, message: `no request ran on path ${t.path} in the steady state` };
+    }
     const latency = !['count', 'errors', 'errorRate', 'rate'].includes(t.stat);
-    const passed = latency && !figures?.count ? false : compare(actual, t.comparator, t.value);
-    return { expression: t.expression, actual, passed };
+    if (latency && figures.latencyMs.count === 0) {
+      return { expression: t.expression, actual: null, passed: false, message: `no request of path ${t.path} was timed in the steady state` };
+    }
+    const actual = actualOf(t.stat, figures);
+    return { expression: t.expression, actual, passed: compare(actual, t.comparator, t.value) };
   });
 }

@@ -6,18 +6,20 @@ import { forkModule } from './child.js';
 import { startGroup, type GroupConfig } from './group.js';
 import { createRecorder, type MetricsDelta } from './metrics.js';
 
-export type ToWorker = { type: 'start'; config: GroupConfig } | { type: 'stop' };
+export type ToWorker = { type: 'start'; config: GroupConfig } | { type: 'steady'; at: number } | { type: 'stop' };
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'delta'; delta: MetricsDelta; rss: number }
-  | { type: 'done'; delta: MetricsDelta; rss: number; cpuMicros: number }
+  | { type: 'done'; delta: MetricsDelta; rss: number; cpuMicros: number; stoppedAt: number }
   | { type: 'error'; message: string };
 
 export interface WorkerHandle {
   /** Resolves once the child has loaded and its devices are starting. */
   ready: Promise<void>;
-  /** Ask the group to stop; resolves with the worker's CPU time when its last delta is in. */
-  stop(): Promise<{ cpuMicros: number }>;
+  /** Requests starting at or after `at` (clock.ts ms) count in the steady state. */
+  steadyFrom(at: number): void;
+  /** Ask the group to stop; resolves with the worker's CPU time and the moment it stopped starting requests, once its last delta is in. */
+  stop(): Promise<{ cpuMicros: number; stoppedAt: number }>;
   kill(): void;
 }
 
@@ -25,7 +27,7 @@ const DELTA_INTERVAL_MS = 1000;
 
 export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, rss: number) => void, onError: (message: string) => void): WorkerHandle {
   const child: ChildProcess = forkModule(import.meta.url, ['--dhi-simulator-worker']);
-  let finished: ((value: { cpuMicros: number }) => void) | undefined;
+  let finished: ((value: { cpuMicros: number; stoppedAt: number }) => void) | undefined;
   let failed: ((error: Error) => void) | undefined;
   let done = false;
   let onReady: () => void = () => {};
@@ -37,7 +39,7 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
       onDelta(message.delta, message.rss);
       if (message.type === 'done') {
         done = true;
-        finished?.({ cpuMicros: message.cpuMicros });
+        finished?.({ cpuMicros: message.cpuMicros, stoppedAt: message.stoppedAt });
       }
     }
   });
@@ -52,6 +54,9 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
   child.send({ type: 'start', config } satisfies ToWorker);
   return {
     ready,
+    steadyFrom(at) {
+      if (child.connected) child.send({ type: 'steady', at } satisfies ToWorker);
+    },
     stop() {
       return new Promise((resolve, reject) => {
         if (child.exitCode !== null && !done) return reject(new Error('simulator worker is gone'));
@@ -67,26 +72,28 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
 }
 
 function runChild(): void {
-  const recorder = createRecorder();
+  const recorder = createRecorder(true);
   // CPU counts from the start of the work, not from loading the modules.
   let cpuStart = process.cpuUsage();
   const send = (message: FromWorker) => process.send?.(message);
   let group: ReturnType<typeof startGroup> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let stopping: Promise<void> | undefined;
-  const stopOnce = () => (stopping ??= group?.stop() ?? Promise.resolve());
+  let stopping: Promise<number> | undefined;
+  const stopOnce = () => (stopping ??= group?.stop() ?? Promise.resolve(0));
   process.on('message', async (message: ToWorker) => {
     try {
       if (message.type === 'start') {
         cpuStart = process.cpuUsage();
-        group = startGroup(message.config, recorder);
+        // The last device online is news the engine waits for (the end of the warm-up): send it at once.
+        group = startGroup(message.config, recorder, () => send({ type: 'delta', delta: recorder.drain(), rss: process.memoryUsage.rss() }));
         send({ type: 'ready' });
         timer = setInterval(() => send({ type: 'delta', delta: recorder.drain(), rss: process.memoryUsage.rss() }), DELTA_INTERVAL_MS);
-      } else if (message.type === 'stop') {
+      } else if (message.type === 'steady') recorder.steadyFrom(message.at);
+      else if (message.type === 'stop') {
         if (timer) clearInterval(timer);
-        await stopOnce();
+        const stoppedAt = await stopOnce();
         const cpu = process.cpuUsage(cpuStart);
-        send({ type: 'done', delta: recorder.drain(), rss: process.memoryUsage.rss(), cpuMicros: cpu.user + cpu.system });
+        send({ type: 'done', delta: recorder.drain(), rss: process.memoryUsage.rss(), cpuMicros: cpu.user + cpu.system, stoppedAt });
         process.disconnect();
       }
     } catch (error) {

@@ -1,10 +1,10 @@
 // The run's summary: what summary.json holds, what the HTML report and the end-of-run table show,
-// and what thresholds are checked against.
+// and what thresholds are checked against (the steady state; the warm-up is reported apart).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SimulationResult } from '../engine.js';
 import { distribution, latencyStats, type LatencyStats } from '../histograms.js';
-import { errorTotal, type CounterName, type ErrorClass, type PathName } from '../metrics.js';
+import { COUNTERS, errorTotal, PATHS, type CounterName, type ErrorClass, type PathName, type PathTotals } from '../metrics.js';
 import { profileName } from '../profiles.js';
 import type { Scenario } from '../scenario.js';
 import { evaluateThresholds, type PathFigures, type Threshold, type ThresholdOutcome } from '../thresholds.js';
@@ -12,18 +12,25 @@ import { renderHtml } from './html.js';
 
 export interface PathSummary extends PathFigures {
   errorsByClass: Partial<Record<ErrorClass, number>>;
+  /** Every timed outcome, errors included (dropped arrivals are never sent, so never timed). */
   latencyMs: LatencyStats;
   /** [percentile, ms] points of the latency distribution. */
   distribution: [number, number][];
-  /** Open-model paths are timed from the intended send time (coordinated-omission corrected). */
+  /** How the values were timed: from an intended send time (open model) or from the actual send. */
+  timedFrom: { intended: number; sent: number };
+  /** True when every value was timed from its intended send time. */
   correctedForCoordinatedOmission: boolean;
 }
+
+export type PathSummaries = Partial<Record<PathName, PathSummary>>;
 
 export interface Summary {
   tool: 'dhi simulate';
   startedAt: string;
   durationMs: number;
   runMs: number;
+  /** The user stopped the run early (Ctrl-C): it did not pass, whatever the thresholds say. */
+  interrupted: boolean;
   target: string;
   controlUrl: string;
   scenario: Scenario & { profileName: string };
@@ -33,9 +40,17 @@ export interface Summary {
   rampPerSecond: number | null;
   model: 'open' | 'closed' | 'none';
   fleet: SimulationResult['fleet'];
-  paths: Partial<Record<PathName, PathSummary>>;
+  /** Requests started before the steady state: measured, reported here, kept out of `paths`. */
+  warmup: { ms: number; until: 'every device online' | 'the --warmup time'; paths: PathSummaries };
+  /** The steady state: requests started from the end of the warm-up until the load stopped; rates divide by `steadyMs`. */
+  steadyMs: number;
+  paths: PathSummaries;
   timeline: { seconds: number; paths: Partial<Record<PathName, { ok: number[]; errors: number[]; p99Ms: number[] }>> };
   counters: Partial<Record<CounterName, number>>;
+  /** Shared-attribute changes of the whole run: written = pushed + lost + unconfirmed. */
+  attributeChanges: { written: number; pushed: number; lost: number; unconfirmed: number };
+  /** Which clocks each latency compares. */
+  clocks: string;
   simulator: {
     processes: number;
     requests: number;
@@ -49,40 +64,73 @@ export interface Summary {
   passed: boolean;
 }
 
+export const CLOCKS =
+  'Every latency is the difference of two readings of one clock: the simulator machine\'s CLOCK_MONOTONIC. ' +
+  'attributePush and rpcDelivery: the driver reads it before sending the write or RPC (in the main process), the device when its poll answers (in a worker); ' +
+  'other paths read it twice in the process that sends the request. The server\'s clock is never used.';
+
 // Paths whose requests the simulator itself sends (poll answers are counted through counters).
 const SENT_PATHS: readonly PathName[] = ['telemetry', 'attributeWrite', 'rpc', 'rpcReply', 'clientRpc', 'firmware'];
 const POLL_PATHS: readonly PathName[] = ['attributePush', 'rpcDelivery'];
 
-export function buildSummary(result: SimulationResult, thresholds: Threshold[]): Summary {
-  const { config, aggregate } = result;
-  const seconds = result.runMs / 1000;
-  const openModel = config.scenario.telemetry.model === 'open';
-  const paths: Partial<Record<PathName, PathSummary>> = {};
-  const timeline: Summary['timeline'] = { seconds: Math.ceil(seconds), paths: {} };
-  let requests = 0;
-  for (const [name, totals] of aggregate.paths) {
-    const errors = errorTotal(totals.errors);
-    paths[name] = {
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+function summarize(phase: Map<PathName, PathTotals>, ms: number): PathSummaries {
+  const out: PathSummaries = {};
+  for (const name of PATHS) {
+    const totals = phase.get(name);
+    if (!totals) continue;
+    const timed = totals.intended + totals.sent;
+    out[name] = {
       count: totals.ok,
-      errors,
-      errorsByClass: totals.errors,
-      rate: Math.round((totals.ok / seconds) * 100) / 100,
+      errors: errorTotal(totals.errors),
+      errorsByClass: Object.fromEntries(Object.entries(totals.errors).sort(([a], [b]) => a.localeCompare(b))),
+      rate: ms > 0 ? round((totals.ok / ms) * 1000, 2) : 0,
       latencyMs: latencyStats(totals.histogram),
       distribution: distribution(totals.histogram),
-      correctedForCoordinatedOmission: (openModel && name === 'telemetry') || name === 'rpc' || name === 'attributeWrite',
+      timedFrom: { intended: totals.intended, sent: totals.sent },
+      correctedForCoordinatedOmission: timed > 0 && totals.intended === timed,
     };
-    timeline.paths[name] = { ok: totals.okPerSecond, errors: totals.errorsPerSecond, p99Ms: totals.p99PerSecond };
-    if (SENT_PATHS.includes(name)) requests += totals.ok + errors;
-    if (POLL_PATHS.includes(name)) requests += errors;
   }
-  const counters = { ...aggregate.counters };
-  requests += (counters.attributePolls ?? 0) + (counters.rpcPolls ?? 0) + (counters.pollTimeouts ?? 0);
+  return out;
+}
+
+/** Requests the simulator made or answered, both phases. */
+function requestCount(phases: PathSummaries[], counters: Partial<Record<CounterName, number>>): number {
+  let requests = (counters.attributePolls ?? 0) + (counters.rpcPolls ?? 0) + (counters.pollTimeouts ?? 0);
+  for (const paths of phases) {
+    for (const name of SENT_PATHS) requests += (paths[name]?.count ?? 0) + (paths[name]?.errors ?? 0) - (paths[name]?.errorsByClass.dropped ?? 0);
+    for (const name of POLL_PATHS) requests += paths[name]?.errors ?? 0;
+  }
+  return requests;
+}
+
+export function buildSummary(result: SimulationResult, thresholds: Threshold[]): Summary {
+  const { config, aggregate } = result;
+  const steadyMs = result.runMs - result.warmupMs;
+  const paths = summarize(aggregate.phases.steady, steadyMs);
+  const warmupPaths = summarize(aggregate.phases.warmup, result.warmupMs);
+  const timeline: Summary['timeline'] = { seconds: Math.ceil(result.runMs / 1000), paths: {} };
+  for (const name of PATHS) {
+    const t = aggregate.timelines.get(name);
+    if (t) timeline.paths[name] = { ok: t.okPerSecond, errors: t.errorsPerSecond, p99Ms: t.p99PerSecond };
+  }
+  const counters: Partial<Record<CounterName, number>> = {};
+  for (const name of COUNTERS) if (aggregate.counters[name] !== undefined) counters[name] = aggregate.counters[name];
+  const written = (['warmup', 'steady'] as const).reduce((n, phase) => {
+    const w = aggregate.phases[phase].get('attributeWrite');
+    return n + (w ? w.ok + errorTotal(w.errors) - (w.errors.dropped ?? 0) : 0);
+  }, 0);
+  const pushed = counters.updatesDelivered ?? 0;
+  const lost = counters.attributeLost ?? 0;
+  const requests = requestCount([paths, warmupPaths], counters);
   const outcomes = evaluateThresholds(thresholds, paths);
   return {
     tool: 'dhi simulate',
     startedAt: result.startedAt,
     durationMs: config.durationMs,
     runMs: Math.round(result.runMs),
+    interrupted: result.interrupted,
     target: config.target,
     controlUrl: config.controlUrl,
     scenario: { ...config.scenario, profileName: profileName(config.scenario.profile) },
@@ -92,19 +140,23 @@ export function buildSummary(result: SimulationResult, thresholds: Threshold[]):
     rampPerSecond: config.rampPerSecond,
     model: config.scenario.telemetry.model === 'off' ? 'none' : config.scenario.telemetry.model,
     fleet: result.fleet,
+    warmup: { ms: Math.round(result.warmupMs), until: config.warmupMs === null ? 'every device online' : 'the --warmup time', paths: warmupPaths },
+    steadyMs: Math.round(result.runMs) - Math.round(result.warmupMs),
     paths,
     timeline,
     counters,
+    attributeChanges: { written, pushed, lost, unconfirmed: written - pushed - lost },
+    clocks: CLOCKS,
     simulator: {
       processes: result.simulator.processes,
       requests,
       cpuMs: Math.round(result.simulator.cpuMicros / 1000),
-      cpuMicrosPerRequest: requests ? Math.round((result.simulator.cpuMicros / requests) * 10) / 10 : 0,
+      cpuMicrosPerRequest: requests ? round(result.simulator.cpuMicros / requests, 1) : 0,
       maxRssBytes: result.simulator.maxRssBytes,
       sourceAddresses: result.simulator.sourceAddresses,
     },
     thresholds: outcomes,
-    passed: outcomes.every((o) => o.passed),
+    passed: !result.interrupted && outcomes.every((o) => o.passed),
   };
 }
 

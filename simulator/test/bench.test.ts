@@ -29,12 +29,30 @@ describe('dhi bench', () => {
     expect(report.heldPolls.open).toBe(50);
     expect(report.heldPolls.rssHoldingBytes).toBeGreaterThan(0);
     expect(report.heldPolls.telemetry.total).toBeGreaterThan(0);
-  }, 60_000);
+  }, 120_000); // two server processes start from TypeScript sources: slow on a busy machine
 
   it('takes the median round', () => {
     const run = (requestsPerSecond: number) => ({ requestsPerSecond }) as BenchFigures;
     expect(medianRun([run(5), run(9), run(7)]).requestsPerSecond).toBe(7);
   });
+
+  it("measures dhi simulate's CPU per request next to autocannon's on the same telemetry load, and on the mixed scenario", async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await runBench({ ops: '', duration: 1500, connections: 4, pipelining: 1, baseline: false, rounds: 1, holdPolls: 0, username: 'tenant@thingsboard.org', password: 'tenant', reportDir, simulator: 200 });
+    } finally {
+      log.mockRestore();
+    }
+    const file = readdirSync(reportDir).find((f) => f.endsWith('.json'))!;
+    const { simulatorCost } = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
+    expect(simulatorCost.rate).toBe(200);
+    for (const side of [simulatorCost.autocannon, simulatorCost.simulator, simulatorCost.mixed]) {
+      expect(side.requests).toBeGreaterThan(0);
+      expect(side.cpuMicrosPerRequest).toBeGreaterThan(0);
+    }
+    expect(simulatorCost.ratio).toBe(Math.round((simulatorCost.simulator.cpuMicrosPerRequest / simulatorCost.autocannon.cpuMicrosPerRequest) * 100) / 100);
+  }, 180_000);
 
   it('refuses an unknown operation by name', () => {
     expect(parseOps('telemetry, longpoll')).toEqual(['telemetry', 'longpoll']);

@@ -1,22 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, startTestServer, stopTestServer, type TestServer } from '../../reference-server/test/helpers.js';
-
-const DHI = new URL('../../bin/dhi.ts', import.meta.url).pathname;
-
-function dhi(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', DHI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { dhi } from './run-cli.js';
 
 describe('dhi simulate on the command line', () => {
   let server: TestServer;
@@ -50,6 +37,28 @@ describe('dhi simulate on the command line', () => {
     expect(summary.passed).toBe(false);
     expect(summary.paths.telemetry.count).toBeGreaterThan(0);
     expect(summary.paths.telemetry.errors).toBe(0);
+  });
+
+  it('stops on Ctrl-C, writes the reports with interrupted: true and exits 130', async () => {
+    const reportDir = join(dir, 'interrupted');
+    let signalled = false;
+    const { code, stdout, stderr } = await dhi(
+      ['simulate', '--target', server.httpUrl, '--tokens', tokens, '--devices', '5', '--duration', '10m', '--scenario', 'telemetry', '--interval', '100ms', '--report-dir', reportDir],
+      (out, child) => {
+        // Once the load is on (the first per-second lines), as a user would press it.
+        if (!signalled && /steady\s+errors/.test(out)) {
+          signalled = true;
+          child.kill('SIGINT');
+        }
+      },
+    );
+    expect(code).toBe(130);
+    expect(stdout).toContain('interrupted: stopping the run');
+    expect(stderr).toContain('dhi simulate: interrupted');
+    const [run] = readdirSync(reportDir);
+    const summary = JSON.parse(readFileSync(join(reportDir, run, 'summary.json'), 'utf8'));
+    expect(summary).toMatchObject({ interrupted: true, passed: false });
+    expect(summary.paths.telemetry.count).toBeGreaterThan(0);
   });
 
   it('exits 2 naming the field when the scenario file is invalid', async () => {

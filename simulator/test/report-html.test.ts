@@ -4,21 +4,28 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { SimulationResult } from '../engine.js';
+import { monoNow } from '../clock.js';
 import { createAggregate, createRecorder } from '../metrics.js';
 import { buildSummary, writeReports } from '../report/summary.js';
 import { builtinScenario } from '../scenario.js';
 import { parseThreshold } from '../thresholds.js';
 import { launchBrowser } from '../../test/browser.js';
 
-/** A finished run of 10 seconds with a little of everything, errors included. */
+/** A finished run of 10 seconds (2 of warm-up) with a little of everything, errors included. */
 function fakeResult(): SimulationResult {
   const aggregate = createAggregate();
   const recorder = createRecorder();
+  // A value of `ms` milliseconds: a request that started that long ago.
+  const ago = (ms: number) => monoNow() - ms;
   for (let second = 0; second < 10; second++) {
-    for (let i = 0; i < 50; i++) recorder.ok('telemetry', 2000 + i * 100 + second * 10);
-    for (let i = 0; i < 5; i++) recorder.ok('rpc', 8000 + i * 1000);
-    recorder.ok('attributePush', 3000);
-    if (second === 4) recorder.fail('telemetry', 'status 503');
+    if (second === 2) recorder.steadyFrom(-Infinity);
+    for (let i = 0; i < 50; i++) recorder.record('telemetry', 'ok', ago(2 + i * 0.1 + second * 0.01), 'sent');
+    for (let i = 0; i < 5; i++) recorder.record('rpc', 'ok', ago(8 + i), 'intended');
+    recorder.record('rpc', 'ok', ago(8), 'intended'); // as many rpc as rpcReply: equal rates
+    for (let i = 0; i < 6; i++) recorder.record('rpcReply', 'ok', ago(1), 'sent');
+    recorder.record('attributePush', 'ok', ago(3), 'sent');
+    if (second === 4) recorder.record('telemetry', 'status 503', ago(40), 'sent');
+    if (second === 5) recorder.record('attributeWrite', 'dropped', ago(0), 'untimed');
     recorder.count('telemetryPoints', 150);
     aggregate.absorb(recorder.drain(), second);
     aggregate.interval(second);
@@ -39,9 +46,13 @@ function fakeResult(): SimulationResult {
       seed: 1,
       keepDevices: false,
       insecure: false,
+      warmupMs: null,
     },
     startedAt: new Date().toISOString(),
     runMs: 10_000,
+    warmupMs: 2000,
+    steadyReached: true,
+    interrupted: false,
     aggregate,
     fleet: { source: 'control', members: 100, addressable: 100 },
     simulator: { processes: 1, cpuMicros: 400_000, maxRssBytes: 90 * 1048576, sourceAddresses: [] },
@@ -53,13 +64,29 @@ describe('report.html', () => {
     const summary = buildSummary(fakeResult(), parseThreshold('rpc.p99<5'));
     const dir = writeReports(summary, mkdtempSync(join(tmpdir(), 'dhi-report-')));
     const written = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
-    expect(written.paths.telemetry.count).toBe(500);
+    expect(written.paths.telemetry.count).toBe(400);
+    expect(written.warmup.paths.telemetry.count).toBe(100);
+    expect(written.paths.telemetry.rate).toBe(50);
     expect(written.paths.telemetry.errors).toBe(1);
+    expect(written.paths.telemetry.latencyMs.max).toBeGreaterThanOrEqual(40); // the 503 is timed too
+    expect(written.paths.attributeWrite).toMatchObject({ count: 0, errors: 1, errorsByClass: { dropped: 1 } });
+    expect(written.paths.rpc.correctedForCoordinatedOmission).toBe(true);
+    expect(written.paths.telemetry.correctedForCoordinatedOmission).toBe(false);
+    expect(Object.keys(written.paths)).toEqual(['telemetry', 'attributePush', 'attributeWrite', 'rpc', 'rpcReply']);
     expect(written.timeline.paths.telemetry.ok).toHaveLength(10);
     expect(written.timeline.paths.telemetry.p99Ms).toHaveLength(10);
     expect(written.passed).toBe(false);
     expect(written.thresholds[0]).toMatchObject({ expression: 'rpc.p99<5', passed: false });
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('<td class="fail">FAIL</td>');
+    // rpc and rpcReply ran at the same rate: each has a throughput chart of its own, so neither hides the other.
+    const throughput = html.match(/<svg class="chart"[^>]*aria-label="[^"]*successful requests per second".*?<\/svg>/g) ?? [];
+    expect(throughput).toHaveLength(5);
+    for (const name of ['rpc', 'rpcReply']) {
+      const own = throughput.filter((svg) => svg.includes(`polyline data-series="${name}"`));
+      expect(own).toHaveLength(1);
+      expect(own[0].match(/<polyline/g)).toHaveLength(1);
+    }
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/); // nothing fetched from anywhere
   });
 
@@ -77,7 +104,8 @@ describe('report.html', () => {
       await page.waitForSelector('body[data-ready="true"]');
       expect(errors).toEqual([]);
       expect(requests.every((u) => u.startsWith('file:'))).toBe(true);
-      expect(await page.locator('svg.chart').count()).toBe(4); // latency, throughput, p99 per second, errors
+      // latency, one throughput chart per path (5), p99 per second, errors
+      expect(await page.locator('svg.chart').count()).toBe(8);
       expect(await page.locator('svg.chart polyline[data-series="telemetry"]').count()).toBe(3);
       expect(await page.title()).toContain('dhi simulate - mixed');
       // The legend toggles a series.

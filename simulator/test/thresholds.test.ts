@@ -6,7 +6,7 @@ const figures = (p99: number, count = 100, errors = 0): PathFigures => ({
   count,
   errors,
   rate: count / 10,
-  latencyMs: { p50: p99 / 2, p90: p99 / 1.5, p99, 'p99.9': p99 * 1.2, max: p99 * 2, meanMs: p99 / 2 },
+  latencyMs: { count: count + errors, p50: p99 / 2, p90: p99 / 1.5, p99, 'p99.9': p99 * 1.2, max: p99 * 2, meanMs: p99 / 2 },
 });
 
 describe('thresholds', () => {
@@ -32,8 +32,17 @@ describe('thresholds', () => {
     expect(outcomes[0].actual).toBe(80);
   });
 
-  it('fails a latency threshold on a path that has no samples', () => {
-    expect(evaluateThresholds(parseThreshold('rpc.p99<50'), {})[0].passed).toBe(false);
-    expect(evaluateThresholds(parseThreshold('rpc.errors<1'), {})[0].passed).toBe(true);
+  it('fails any threshold on a path that never ran, saying so', () => {
+    const never = evaluateThresholds([...parseThreshold('rpc.p99<50'), ...parseThreshold('rpc.errors<1')], {});
+    expect(never.map((o) => o.passed)).toEqual([false, false]);
+    expect(never[1]).toMatchObject({ actual: null, message: 'no request ran on path rpc in the steady state' });
+    expect(evaluateThresholds(parseThreshold('rpc.errors<1'), { rpc: figures(10, 0, 0) })[0].passed).toBe(false);
+  });
+
+  it('counts dropped arrivals as errors: a path of only drops breaches errors<1 and has nothing timed', () => {
+    const dropped: PathFigures = { ...figures(0, 0, 3), latencyMs: { ...figures(0).latencyMs, count: 0 } };
+    const [errors, p99] = evaluateThresholds([...parseThreshold('rpc.errors<1'), ...parseThreshold('rpc.p99<50')], { rpc: dropped });
+    expect(errors).toMatchObject({ passed: false, actual: 3 });
+    expect(p99).toMatchObject({ passed: false, message: 'no request of path rpc was timed in the steady state' });
   });
 });
