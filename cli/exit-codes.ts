@@ -4,11 +4,11 @@
 export const EXIT = {
   /** Done: every MUST case passed (conform), every --threshold held (simulate), a clean stop. */
   ok: 0,
-  /** The target was tested and failed: a MUST case (conform), a --threshold (simulate). */
+  /** The target was tested and failed: a MUST case (conform), a --threshold (simulate); serve: a port is taken. */
   failed: 1,
   /** A bad, missing or conflicting option or value; nothing ran. */
   usage: 2,
-  /** The run could not happen: the target is unreachable or refused to set it up, a port is taken. */
+  /** The run could not happen: the target is unreachable or refused to set it up. */
   cannotRun: 3,
   /** A bug in dhi: the message comes with its stack trace. */
   internal: 70,
@@ -19,8 +19,10 @@ export const EXIT = {
 export const EXIT_CODES_HELP = `
 Exit codes (the same for every command):
   0    done: every MUST case passed (conform), every --threshold held (simulate)
-  1    the target failed: a MUST case (conform; SHOULD too with --strict), a --threshold (simulate)
-  2    usage error: a bad, missing or conflicting option or value; nothing ran
-  3    could not run: the target is unreachable or refused to set up the run, or a port is taken
+  1    failed: a MUST case failed or did not run (conform; SHOULD too with --strict),
+       a --threshold (simulate), a port is taken (serve)
+  2    usage error: a bad, missing or conflicting option or value, or a refused
+       control API login (conform); nothing ran
+  3    could not run: the target is unreachable or refused to set up the run
   70   internal error: a bug in dhi (reported with its stack trace)
   130  interrupted (Ctrl-C)`;

@@ -1,4 +1,5 @@
 // `dhi serve`: turn CLI options into a validated config, start, and stop cleanly on SIGTERM/SIGINT.
+import { EXIT } from '../cli/exit-codes.js';
 import { ConfigError, defaultConfig, type ServerConfig } from './config.js';
 import { ListenError } from './listeners.js';
 import { startServer, type RunningServer } from './server.js';
@@ -78,12 +79,12 @@ export async function runServe(options: ServeOptions): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`dhi serve: ${error.message}`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.usage;
       return;
     }
     if (error instanceof ListenError) {
       console.error(`dhi serve: ${error.message}`);
-      process.exitCode = 1;
+      process.exitCode = EXIT.failed;
       return;
     }
     throw error;
