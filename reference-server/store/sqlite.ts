@@ -1,11 +1,6 @@
-// The embedded default store: one SQLite file in WAL mode through better-sqlite3. Statements are
-// prepared once; device lookups by token are cached for the hot path.
-//
-// Durability is that of synchronous=FULL: no write is acknowledged before the WAL frames of its
-// COMMIT are on disk. FULL would fsync inside COMMIT, on the event loop; here SQLite runs with
-// synchronous=NORMAL (which keeps the database consistent and fsyncs at every checkpoint) and the
-// group commit fdatasyncs the WAL on the thread pool before it answers (group-commit.ts).
-import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
+// The embedded default store: one SQLite file (WAL, synchronous=FULL) through better-sqlite3.
+// Statements are prepared once; device lookups by token are cached for the hot path.
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
@@ -26,15 +21,12 @@ const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
 export function createSqliteStore(path: string): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  const file = path !== ':memory:';
   db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${file ? 'NORMAL' : 'FULL'}`);
+  db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, randomUUID(), Date.now());
-  // The WAL exists from here on (migrate wrote to it) and keeps its inode while the store is open.
-  const wal = file ? openSync(`${path}-wal`, 'r+') : undefined;
-  const group = createGroupCommit(db, wal === undefined ? undefined : (done) => fdatasync(wal, done));
+  const group = createGroupCommit(db);
   const lists = createLists(db);
 
   const q = {
@@ -139,9 +131,8 @@ export function createSqliteStore(path: string): Store {
     ...createKeyQueries(db),
     write: group.write,
     async close() {
-      await group.drain();
+      group.flushNow();
       db.close();
-      if (wal !== undefined) closeSync(wal);
     },
 
     deviceByToken(token) {

@@ -67,38 +67,6 @@ describe('group commit', () => {
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 3 });
   });
 
-  it('answers only after an fsync that began after the COMMIT, one fsync covering the groups committed meanwhile', async () => {
-    const db = new Database(':memory:');
-    db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
-    const syncs: ((error: Error | null) => void)[] = [];
-    const group = createGroupCommit(db, (done) => syncs.push(done));
-    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
-    const answered: number[] = [];
-    const write = (v: number) => group.write((value: number) => insert.run(value), v).then(() => answered.push(v));
-    const first = write(1);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(syncs).toHaveLength(1); // group 1 committed, its fsync in flight
-    const later = [write(2), write(3)];
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 3 }); // group 2 committed...
-    expect(syncs).toHaveLength(1); // ...and waits for the fsync in flight to end before its own
-    expect(answered).toEqual([]);
-    syncs[0](null);
-    await first;
-    expect(answered).toEqual([1]);
-    expect(syncs).toHaveLength(2);
-    syncs[1](null);
-    await Promise.all(later);
-    expect(answered).toEqual([1, 2, 3]);
-  });
-
-  it('rejects the writes of a group whose fsync failed', async () => {
-    const db = new Database(':memory:');
-    db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
-    const group = createGroupCommit(db, (done) => setImmediate(done, new Error('EIO')));
-    await expect(group.write(() => db.prepare('INSERT INTO t (v) VALUES (1)').run())).rejects.toThrow('EIO');
-  });
-
   it('rolls back a failing write alone, keeping the others of its batch', async () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
