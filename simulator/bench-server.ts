@@ -69,7 +69,8 @@ async function referenceServer(): Promise<ChildServer> {
   const { startServer } = await import('../reference-server/server.js');
   const { newDevice } = await import('../reference-server/device-records.js');
   const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
-  const server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: join(dir, 'dhi.db'), logLevel: 'silent' });
+  // One listener only, so it may take nearly all of the process's 20,000 descriptors (--hold-polls).
+  const server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: join(dir, 'dhi.db'), logLevel: 'silent', maxConnections: 19_800 });
   // The device goes straight into the store: the bench measures the device API, not the control API.
   const ctx = server.app.dhi;
   const device = newDevice({ name: 'bench-device', profileId: ctx.store.defaultProfile().id });
