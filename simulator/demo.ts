@@ -3,6 +3,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { runConform } from '../conformance/cli.js';
+import { countsInWords } from '../conformance/report/console.js';
+import type { Counts } from '../conformance/report/json.js';
 import { startServer } from '../reference-server/server.js';
 import { EXIT, simulate } from './cli.js';
 import { createControl } from './control.js';
@@ -88,7 +90,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   try {
     const outcome = await runConform({ target: url, reportDir: join(options.reports, 'conformance'), print: () => {} });
     const page = firstExisting(outcome.reportDir, ['index.html', 'report.html']);
-    const counts = Object.entries(outcome.counts).map(([k, v]) => `${k} ${v}`).join(', ');
+    const counts = countsInWords(outcome.counts as Counts);
     links.push({ title: 'Conformance report', href: relative(options.reports, page ?? outcome.reportDir), note: `${counts} (exit code ${outcome.exitCode})` });
     console.log(`dhi demo: conformance ${counts}`);
   } catch (error) {

@@ -1,6 +1,6 @@
 // Live console lines, one per case as it finishes, and the summary at the end.
 import type { CaseRecord } from '../case.js';
-import type { RunReport } from './json.js';
+import type { Counts, RunReport } from './json.js';
 import { needsRepro } from './repro.js';
 
 const LABEL: Record<CaseRecord['outcome'], string> = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP', error: 'ERR ' };
@@ -28,13 +28,18 @@ export function brief(value: unknown, limit = VALUE_LIMIT): string {
   return text.length > limit ? `${text.slice(0, limit)}... [cut: the report's transcript has the body]` : text;
 }
 
+/** The outcome counts as a reader says them (the demo's index page uses it too). */
+export function countsInWords(counts: Counts): string {
+  return `${counts.pass} passed, ${counts.fail} failed (${counts.mustFailures} MUST, ${counts.shouldFailures} SHOULD), ${counts.skipped} skipped, ${counts.error} errors`;
+}
+
 export function summaryLines(run: RunReport, reportDir: string): string[] {
   const { agent, counts, durationMs, exitCode } = run;
   const notRun = (run.mustNotRun ?? []).map((n) => `  - ${n.ids.length} MUST: ${brief(n.reason, REASON_LIMIT)} (${n.ids.join(', ')})`);
   const verdict = run.allowSkips ? 'accepted with --allow-skips' : 'this fails the run; --allow-skips accepts it';
   return [
     '',
-    `${agent}: ${counts.total} cases in ${(durationMs / 1000).toFixed(1)} s: ${counts.pass} passed, ${counts.fail} failed (${counts.mustFailures} MUST, ${counts.shouldFailures} SHOULD), ${counts.skipped} skipped, ${counts.error} errors`,
+    `${agent}: ${counts.total} cases in ${(durationMs / 1000).toFixed(1)} s: ${countsInWords(counts)}`,
     ...(notRun.length ? [`${counts.mustNotRun} MUST cases did not run (${verdict}):`, ...notRun] : []),
     ...(run.cases.some(needsRepro) ? [`reproduce a failure: sh ${reportDir}/repro/<id>.sh (it logs in for $DHI_JWT and re-creates the case's devices)`] : []),
     `reports: ${reportDir}/index.html, index.json, junit.xml; exit code ${exitCode}`,
