@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerCommands } from '../../bin/commands.js';
+import { closedPort } from '../../test/ports.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Generous: other test files load both cores while these run, and a tsx start takes seconds then.
@@ -34,16 +34,6 @@ function dhi(...args: string[]): Promise<Run> {
   });
 }
 
-/** A port on 127.0.0.1 that nothing listens on: bound, then released. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 // The options users and other tools rely on (design.md, "The CLI"): they must stay.
 const NAMED_OPTIONS: Record<string, string[]> = {

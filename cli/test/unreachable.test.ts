@@ -1,18 +1,8 @@
-import { createServer } from 'node:net';
 import { fetch, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { unreachableReason } from '../unreachable.js';
+import { closedPort } from '../../test/ports.js';
 
-/** A port on 127.0.0.1 that nothing listens on: bound, then released. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 async function failureOf(call: () => Promise<unknown>): Promise<unknown> {
   try {
