@@ -53,6 +53,10 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     },
     // Requests are logged at debug, not twice per request at info.
     logController: debugRequestLogs(),
+    // A child logger (with the request id) per request only pays when request lines are logged;
+    // the error lines of other levels carry the request itself.
+    childLoggerFactory: (logger, bindings, options) =>
+      config.logLevel === 'debug' || config.logLevel === 'trace' ? logger.child(bindings, options) : logger,
     bodyLimit: Math.max(...config.payloadLimits.map((l) => l.bytes)),
     // Connection timeouts are set per listener (listeners.ts); a long poll outlives them.
     forceCloseConnections: 'idle',

@@ -85,7 +85,8 @@ export function trackUnanswered(server: HttpServer): Set<ServerResponse> {
   const open = new Set<ServerResponse>();
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
     open.add(res);
-    res.once('finish', forget).once('close', forget);
+    // 'close' follows 'finish' too: one shared listener, no once() wrapper per response.
+    res.on('close', forget);
   });
   function forget(this: ServerResponse) {
     open.delete(this);

@@ -1,4 +1,5 @@
-// The embedded default store: one SQLite file (WAL, synchronous=FULL) through better-sqlite3.
+// The embedded default store: one SQLite file (WAL, every commit fsynced before it is answered:
+// see group-commit.ts) through better-sqlite3.
 // Statements are prepared once; device lookups by token are cached for the hot path.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -12,7 +13,11 @@ import {
 } from './sqlite-rows.js';
 import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
+import { createTelemetryInsert } from './sqlite-telemetry.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
+
+/** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
+const ATTRIBUTE_CACHE_DEVICES = 50_000;
 
 /** `IN (...)` needs one placeholder per key; key lists are filtered in JS instead of building SQL per call. */
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
@@ -22,11 +27,12 @@ export function createSqliteStore(path: string): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  // NORMAL: SQLite syncs at checkpoints; group-commit.ts syncs the WAL after each COMMIT (FULL's guarantee).
+  db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, randomUUID(), Date.now());
-  const group = createGroupCommit(db);
+  const group = createGroupCommit(db, path === ':memory:' ? undefined : `${path}-wal`);
   const lists = createLists(db);
 
   const q = {
@@ -45,10 +51,6 @@ export function createSqliteStore(path: string): Store {
       additional_info=@additional_info WHERE id=@id`),
     deleteDevice: db.prepare('DELETE FROM devices WHERE id = ?'),
     nextRpcSeq: db.prepare('UPDATE devices SET rpc_seq = rpc_seq + 1 WHERE id = ? RETURNING rpc_seq - 1 AS id'),
-    insertTelemetry: db.prepare('INSERT OR REPLACE INTO telemetry (device_id, key, ts, type, value) VALUES (?, ?, ?, ?, ?)'),
-    upsertLatest: db.prepare(`INSERT INTO telemetry_latest (device_id, key, ts, type, value) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (device_id, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
-      WHERE excluded.ts >= telemetry_latest.ts`),
     latest: db.prepare('SELECT key, ts, type, value FROM telemetry_latest WHERE device_id = ? ORDER BY key'),
     rangeAsc: db.prepare(`SELECT key, ts, type, value FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts <= ?
       ORDER BY ts ASC LIMIT ?`),
@@ -122,7 +124,23 @@ export function createSqliteStore(path: string): Store {
   const byToken = new Map<string, DeviceRecord>();
   const forget = (id: string) => {
     for (const [token, device] of byToken) if (device.id === id) byToken.delete(token);
+    attributeCache.delete(id);
   };
+  // Device attribute reads (op 3, every poll answer) come from memory: a device's entry holds its
+  // scopes as read, frozen, and is dropped by every write to its attributes and by its deletion.
+  const attributeCache = new Map<string, Partial<Record<Scope, KvEntry[]>>>();
+  function cachedAttributes(deviceId: string, scope: Scope): KvEntry[] {
+    let scopes = attributeCache.get(deviceId);
+    const cached = scopes?.[scope];
+    if (cached) return cached;
+    const entries = Object.freeze((q.attributes.all(deviceId, scope) as KvRow[]).map((r) => Object.freeze(fromRow(r))));
+    if (!scopes) {
+      // Oldest first out: Map keeps insertion order.
+      if (attributeCache.size >= ATTRIBUTE_CACHE_DEVICES) attributeCache.delete(attributeCache.keys().next().value!);
+      attributeCache.set(deviceId, (scopes = {}));
+    }
+    return (scopes[scope] = entries as KvEntry[]);
+  }
   const count = (stmt: Database.Statement, ...args: unknown[]) => (stmt.get(...args) as { n: number }).n;
   const ruleFrom = (r: Row | undefined): RuleRecord | undefined =>
     r && { method: r.method as string, type: r.type as RuleRecord['type'], reply: r.reply ? JSON.parse(r.reply as string) : null };
@@ -131,7 +149,7 @@ export function createSqliteStore(path: string): Store {
     ...createKeyQueries(db),
     write: group.write,
     async close() {
-      group.flushNow();
+      await group.close();
       db.close();
     },
 
@@ -161,13 +179,7 @@ export function createSqliteStore(path: string): Store {
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
 
-    insertTelemetry(deviceId, entries) {
-      for (const e of entries) {
-        const cell = toCell(e);
-        q.insertTelemetry.run(deviceId, e.key, e.ts, e.type, cell);
-        q.upsertLatest.run(deviceId, e.key, e.ts, e.type, cell);
-      }
-    },
+    insertTelemetry: createTelemetryInsert(db),
     latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
     telemetryRange(deviceId, query: TelemetryQuery) {
       const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;
@@ -177,11 +189,14 @@ export function createSqliteStore(path: string): Store {
     telemetryCount: (deviceId) => count(q.telemetryCount, deviceId),
 
     upsertAttributes(deviceId, scope, entries) {
+      attributeCache.delete(deviceId);
       for (const e of entries) q.upsertAttribute.run(deviceId, scope, e.key, e.type, toCell(e), e.ts);
     },
-    deleteAttributes: (deviceId, scope, keys) =>
-      keys.filter((key) => q.deleteAttribute.run(deviceId, scope, key).changes > 0),
-    attributes: (deviceId, scope: Scope, keys) => pick((q.attributes.all(deviceId, scope) as KvRow[]).map(fromRow), keys),
+    deleteAttributes(deviceId, scope, keys) {
+      attributeCache.delete(deviceId);
+      return keys.filter((key) => q.deleteAttribute.run(deviceId, scope, key).changes > 0);
+    },
+    attributes: (deviceId, scope: Scope, keys) => pick(cachedAttributes(deviceId, scope), keys),
 
     insertRpc: (r) => void q.insertRpc.run(r.id, r.deviceId, r.requestId, r.method, JSON.stringify(r.params),
       r.oneway ? 1 : 0, r.persistent ? 1 : 0, r.status, r.expirationTime, r.createdTime, r.response, r.retries,

@@ -83,6 +83,50 @@ describe('group commit', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(db.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 1 }, { v: 3 }]);
   });
+  it('on a file database, answers a batch after its WAL sync and runs writes that arrive meanwhile as the next batch', async () => {
+    const path = join(tempDir(), 'group.db');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
+    const group = createGroupCommit(db, `${path}-wal`);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const events: string[] = [];
+    let second: Promise<unknown> | undefined;
+    const first = group.write(() => {
+      insert.run(1);
+      events.push('run 1');
+      second = group.write(() => {
+        insert.run(2);
+        events.push('run 2');
+      }).then(() => events.push('answered 2'));
+    }).then(() => events.push('answered 1'));
+    await first;
+    await second;
+    expect(events).toEqual(['run 1', 'answered 1', 'run 2', 'answered 2']);
+    await group.close();
+    db.close();
+    const reopened = new Database(path);
+    expect(reopened.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 1 }, { v: 2 }]);
+    reopened.close();
+  });
+
+  it('commits and syncs the writes still queued when it is closed', async () => {
+    const path = join(tempDir(), 'group.db');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
+    const group = createGroupCommit(db, `${path}-wal`);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const written = [1, 2].map((v) => group.write((value: number) => insert.run(value), v));
+    await group.close();
+    await Promise.all(written);
+    db.close();
+    const reopened = new Database(path);
+    expect(reopened.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 1 }, { v: 2 }]);
+    reopened.close();
+  });
 });
 
 describe('HTTPS', () => {

@@ -44,6 +44,18 @@ describe('operation 1: telemetry', () => {
     expect(stored.b.ts).toBeGreaterThan(1451649600512);
   });
 
+  it('stores a message of more keys than one statement takes; a key twice keeps its newest value as latest', async () => {
+    const device = await createDevice(server.ctx);
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]));
+    const res = await post(device.token, 'telemetry', [{ ts: 2000, values: { ...many, dup: 2 } }, { ts: 1000, values: { dup: 1 } }]);
+    expect(res.status).toBe(200);
+    expect(server.ctx.store.telemetryCount(device.id)).toBe(42);
+    const latest = server.ctx.store.latestTelemetry(device.id);
+    expect(latest).toHaveLength(41);
+    expect(latest.find((e) => e.key === 'dup')).toEqual({ key: 'dup', ts: 2000, type: 'LONG', value: 2 });
+    expect(latest.find((e) => e.key === 'k39')).toEqual({ key: 'k39', ts: 2000, type: 'LONG', value: 39 });
+  });
+
   it('casts numeric strings as ThingsBoard does and keeps {"ts":1} without values as a key', async () => {
     const device = await createDevice(server.ctx);
     expect((await post(device.token, 'telemetry', { c: '42', o: '007', f: '1.5', ts: 5 })).status).toBe(200);
@@ -101,6 +113,19 @@ describe('operations 2 and 3: attributes', () => {
     expect(all.status).toBe(200);
     // ThingsBoard prints the DOUBLE as 42.0 (msa HttpClientTest#getAttributes).
     expect(all.text).toBe('{"client":{"a1":"v","a2":true,"a3":42.0,"a4":73,"a5":{"n":[1]}},"shared":{"s1":"x"}}');
+  });
+
+  it('reads back every change made after an earlier read: client upload, shared save, shared delete', async () => {
+    const device = await createDevice(server.ctx);
+    const read = async () => (await call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes`)).text;
+    await post(device.token, 'attributes', { a: 1 });
+    expect(await read()).toBe('{"client":{"a":1}}');
+    await post(device.token, 'attributes', '{"a":2.0}');
+    expect(await read()).toBe('{"client":{"a":2.0}}');
+    await server.ctx.attributes.save(device.id, 'SHARED_SCOPE', [{ key: 's', ts: Date.now(), type: 'STRING', value: 'x' }]);
+    expect(await read()).toBe('{"client":{"a":2.0},"shared":{"s":"x"}}');
+    await server.ctx.attributes.remove(device.id, 'SHARED_SCOPE', ['s']);
+    expect(await read()).toBe('{"client":{"a":2.0}}');
   });
 
   it('accepts comma lists and repeated keys, omits missing keys and empty groups', async () => {
