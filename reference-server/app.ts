@@ -1,7 +1,7 @@
 // buildApp(config): the Fastify application of the reference server. It never listens.
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { loadContract } from '../spec/load.js';
+import { loadContract, type Operation } from '../spec/load.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { badRequest, errorBody, errorHandler, ErrorCode } from './errors.js';
 import { parseJsonBody } from './json-body.js';
@@ -12,6 +12,8 @@ import { createRuleEngine } from './rule-engine.js';
 import { createSqliteStore } from './store/sqlite.js';
 import { deviceApiHandlers } from './device-api/index.js';
 import { createControlApi } from './control-api/index.js';
+import { registerUploadRoute, UPLOAD_PATH } from './control-api/upload.js';
+import { limitFor } from './payload-limits.js';
 import { methodsByPath, registerRoutes } from './routes.js';
 import { createBodyValidator } from './validation.js';
 import { debugRequestLogs, logSerializers, staticSegmentsOf } from './logging.js';
@@ -106,7 +108,11 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   const control = createControlApi(ctx);
   await control.register(app);
   const handlers = { ...deviceApiHandlers(ctx), ...control.handlers };
-  registerRoutes(app, contract.operations, handlers, { device: authenticateDevice, user: control.authenticate }, config.payloadLimits);
+  const hooks = { device: authenticateDevice, user: control.authenticate };
+  const isUpload = (op: Operation) => op.method === 'post' && op.path === UPLOAD_PATH;
+  registerRoutes(app, contract.operations.filter((op) => !isUpload(op)), handlers, hooks, config.payloadLimits);
+  await registerUploadRoute(app, limitFor(UPLOAD_PATH, config.payloadLimits), (context) =>
+    registerRoutes(context, contract.operations.filter(isUpload), handlers, hooks, config.payloadLimits));
 
   const allowed = methodsByPath(contract);
   app.setNotFoundHandler((request, reply) => {

@@ -51,7 +51,7 @@ export function createLongPolls(): LongPolls {
       set.add(waiter);
       const raw = reply.raw as TaggedResponse;
       raw[WAITER] = waiter;
-      raw.once('close', onClose);
+      raw.on('close', onClose);
     },
     publish(deviceId, update) {
       const set = open.attributes.get(deviceId);
@@ -101,7 +101,8 @@ export function createLongPolls(): LongPolls {
     }
     const raw = waiter.reply.raw as TaggedResponse;
     raw.removeListener('close', onClose);
-    delete raw[WAITER];
+    // Not `delete`: that would turn the response object into a slow dictionary-mode object.
+    raw[WAITER] = undefined;
   }
 
   function onTimeout(waiter: Waiter): void {

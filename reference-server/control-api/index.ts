@@ -2,7 +2,6 @@
 // bearer-JWT hook, and the plugins its routes need (multipart for OTA uploads, Swagger UI).
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { loadContract } from '../../spec/load.js';
-import { limitFor } from '../payload-limits.js';
 import { createAuth } from './auth.js';
 import { customerHandlers } from './customers.js';
 import { deviceHandlers } from './devices.js';
@@ -19,7 +18,6 @@ import { profileInfoHandlers } from './profile-infos.js';
 import { claimingHandlers } from './claiming.js';
 import { ruleHandlers } from './rules.js';
 import { registerDocs } from './docs.js';
-import { registerUpload, UPLOAD_PATH } from './upload.js';
 import { createOtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -29,7 +27,7 @@ export interface ControlApi {
   handlers: Handlers;
   /** onRequest hook for secured routes: verifies the bearer JWT. */
   authenticate: onRequestHookHandler;
-  /** Plugins the control API needs (multipart, Swagger UI), registered before the routes. */
+  /** Plugins the control API needs (Swagger UI), registered before the routes. */
   register(app: FastifyInstance): Promise<void>;
 }
 
@@ -72,7 +70,6 @@ export function createControlApi(ctx: ServerContext): ControlApi {
     async register(app) {
       await auth.init();
       app.decorateRequest('user', null as unknown as UserRecord);
-      await registerUpload(app, limitFor(UPLOAD_PATH, ctx.config.payloadLimits));
       await registerDocs(app, (await loadContract()).document);
     },
   };

@@ -46,12 +46,24 @@ const readUpload: preValidationAsyncHookHandler = async (request) => {
   request.body = body;
 };
 
-export async function registerUpload(app: FastifyInstance, fileSizeLimit: number | undefined): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: fileSizeLimit, files: 1 } });
-  // Only the upload route reads its body this way, ahead of its own hooks (the required-body check).
-  app.addHook('onRoute', (route) => {
-    if (route.url !== UPLOAD_ROUTE || route.method !== 'POST') return;
-    const own = route.preValidation ? [route.preValidation].flat() : [];
-    route.preValidation = [readUpload, ...own];
+/**
+ * Registers the upload route (through `registerRoute`) in a context of its own with the multipart
+ * plugin: the plugin's hooks run on every request of the context that registers it, and the device
+ * API's hot paths should not pay for them.
+ */
+export async function registerUploadRoute(
+  app: FastifyInstance,
+  fileSizeLimit: number | undefined,
+  registerRoute: (context: FastifyInstance) => void,
+): Promise<void> {
+  await app.register(async (context) => {
+    await context.register(multipart, { limits: { fileSize: fileSizeLimit, files: 1 } });
+    // The upload reads its body this way, ahead of its own hooks (the required-body check).
+    context.addHook('onRoute', (route) => {
+      if (route.url !== UPLOAD_ROUTE || route.method !== 'POST') return;
+      const own = route.preValidation ? [route.preValidation].flat() : [];
+      route.preValidation = [readUpload, ...own];
+    });
+    registerRoute(context);
   });
 }
