@@ -46,7 +46,8 @@ export function attributeHandlers({ store, config, polls }: ServerContext): Hand
 
     subscribeAttributes(request, reply) {
       polls.wait('attributes', request.device.id, reply, pollTimeout(request, config));
-      return reply;
+      // Nothing returned: the reply is sent later, and a returned reply would make Fastify watch
+      // its end with listeners and closures (reply.then) on every poll.
     },
   };
 }

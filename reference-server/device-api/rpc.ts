@@ -11,7 +11,8 @@ export function rpcHandlers({ config, polls, rpc, rules }: ServerContext): Handl
       if (!rpc.deliverQueued(request.device.id, reply)) {
         polls.wait('rpc', request.device.id, reply, pollTimeout(request, config));
       }
-      return reply;
+      // Nothing returned: the reply is sent later, and a returned reply would make Fastify watch
+      // its end with listeners and closures (reply.then) on every poll.
     },
 
     async postRpcReply(request, reply) {
@@ -26,7 +27,6 @@ export function rpcHandlers({ config, polls, rpc, rules }: ServerContext): Handl
       const answer = rules.reply(method, params);
       if (answer) return sendJson(reply, 200, answer.value);
       polls.wait('clientRpc', request.device.id, reply, config.clientRpcTimeoutMs);
-      return reply;
     },
   };
 }
