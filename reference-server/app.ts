@@ -5,6 +5,7 @@ import { loadContract } from '../spec/load.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { badRequest, errorBody, errorHandler, ErrorCode } from './errors.js';
 import { parseJsonBody } from './json-body.js';
+import { bindingError } from './binding-order.js';
 import { createLongPolls } from './long-poll.js';
 import { createRpcService } from './rpc-service.js';
 import { createAttributeService } from './attribute-service.js';
@@ -92,6 +93,8 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   const authenticateDevice: onRequestHookHandler = (request, reply, done) => {
     const device = store.deviceByToken((request.params as { accessToken: string }).accessToken);
     if (!device) {
+      const unbound = bindingError(request);
+      if (unbound) return done(unbound);
       reply.code(401).send(errorBody(401, ErrorCode.AUTHENTICATION, 'Invalid access token'));
       return;
     }

@@ -36,15 +36,15 @@ export function errorBody(status: number, errorCode: number, message: string | n
   return { status, message, errorCode, timestamp: Date.now() };
 }
 
+/** A part of the request (body, querystring, params) that its schema refuses: 400 naming each problem. */
+export function validationFailed(where: string, problems: readonly { instancePath?: string; message?: string }[]): ApiError {
+  const detail = problems.map((v) => `${where}${v.instancePath || ''} ${v.message ?? 'is invalid'}`.trim()).join('; ');
+  return badRequest(`Invalid ${where}: ${detail}`);
+}
+
 /** Fastify's own client errors (body parsing, validation, limits) as ThingsBoard error codes. */
 function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | undefined {
-  if (error.validation) {
-    const where = error.validationContext ?? 'request';
-    const detail = error.validation
-      .map((v) => `${where}${v.instancePath || ''} ${v.message ?? 'is invalid'}`.trim())
-      .join('; ');
-    return badRequest(`Invalid ${where}: ${detail}`);
-  }
+  if (error.validation) return validationFailed(error.validationContext ?? 'request', error.validation);
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return payloadTooLarge(request.routeOptions.bodyLimit);
