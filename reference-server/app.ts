@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastif
 import type { DestinationStream } from 'pino';
 import { loadContract } from '../spec/load.js';
 import { validateConfig, type ServerConfig } from './config.js';
-import { badRequest, errorBody, errorHandler, ErrorCode } from './errors.js';
+import { badRequest, errorBody, errorHandler, ErrorCode, SHUTTING_DOWN } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { bindingError } from './binding-order.js';
 import { createLongPolls } from './long-poll.js';
@@ -60,6 +60,8 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     exposeHeadRoutes: false,
     // Router errors (bad percent-encoding, a path parameter too long) answer our error body too.
     frameworkErrors: errorHandler,
+    // Requests that arrive while closing get ThingsBoard's error body (the onRequest hook below).
+    return503OnClosing: false,
     // The contract's longest path parameter (an access token, up to 256); longer is 414.
     routerOptions: { maxParamLength: 256 },
   });
@@ -119,8 +121,13 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
 
   // A body the server refuses (401, 413, ...) is not read to the end: the answer goes out with
   // Connection: close and Node drops the connection once it is flushed. While closing, every answer
-  // closes its connection so that both listeners drain.
+  // closes its connection so that both listeners drain, and a request that arrives on a keep-alive
+  // connection is answered 503 rather than left to a reset (listeners.ts drain()).
   let closing = false;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (closing) reply.code(503).send(errorBody(503, ErrorCode.GENERAL, SHUTTING_DOWN));
+    else done();
+  });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (closing || (reply.statusCode >= 400 && !request.raw.complete)) reply.header('connection', 'close');
     done(null, payload);

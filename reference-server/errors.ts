@@ -32,6 +32,9 @@ export const notFound = (message: string) => new ApiError(404, ErrorCode.ITEM_NO
 export const payloadTooLarge = (limit: number) =>
   new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, `Payload size exceeds the limit of ${limit} bytes`);
 
+/** The 503 of a request that arrives while the server drains, or is still open at its deadline. */
+export const SHUTTING_DOWN = 'Server is shutting down';
+
 export function errorBody(status: number, errorCode: number, message: string | null) {
   return { status, message, errorCode, timestamp: Date.now() };
 }
