@@ -19,7 +19,7 @@ const openPolls = (kind: 'attributes' | 'rpc', n: number) =>
   vi.waitFor(() => expect(server.ctx.polls.size()[kind]).toBe(n), { timeout: 5000, interval: 5 });
 
 const command = (overrides: Partial<ServerRpcInput> = {}): ServerRpcInput => ({
-  method: 'setGpio', params: { pin: 23 }, oneway: false, persistent: false,
+  method: 'setGpio', params: '{"pin":23}', oneway: false, persistent: false,
   expirationTime: Date.now() + 10_000, retries: 0, additionalInfo: null, ...overrides,
 });
 
