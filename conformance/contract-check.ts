@@ -57,7 +57,12 @@ export function createContractChecker(contract: Contract): ContractChecker {
     const bodySeverity = reply.status >= 400 ? weaker(severity) : severity;
     const failures: Failure[] = [];
     if (reply.mediaType !== documented.contentType) {
-      failures.push({ check: 'mediaTypeIs', expected: documented.contentType, actual: reply.headers['content-type'] ?? '(none)', message: `${where}: JSON answered with another content type`, severity: bodySeverity });
+      failures.push({ check: 'mediaTypeIs', expected: documented.contentType, actual: reply.headers['content-type'] ?? '(none)', message: `${where}: answered with another content type`, severity: bodySeverity });
+    }
+    if (documented.contentType === 'text/plain') {
+      // A bare text (ThingsBoard's "Device was deleted!"): the schema describes the text itself.
+      if (!documented.validate(reply.text as unknown)) failures.push({ check: 'bodyMatchesSchema', expected: `the ${where} schema`, actual: reply.text.slice(0, 200), message: where, severity: bodySeverity });
+      return failures;
     }
     if (reply.json === undefined) {
       failures.push({ check: 'bodyIsJson', expected: 'a JSON document', actual: `${reply.jsonError}: ${reply.text.slice(0, 120)}`, message: where, severity: bodySeverity });

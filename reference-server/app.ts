@@ -3,8 +3,9 @@ import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastif
 import type { DestinationStream } from 'pino';
 import { loadContract, type Operation } from '../spec/load.js';
 import { validateConfig, type ServerConfig } from './config.js';
-import { badRequest, errorBody, errorHandler, ErrorCode } from './errors.js';
+import { badRequest, errorBody, errorHandler, ErrorCode, SHUTTING_DOWN } from './errors.js';
 import { parseJsonBody } from './json-body.js';
+import { bindingError } from './binding-order.js';
 import { createLongPolls } from './long-poll.js';
 import { createRpcService } from './rpc-service.js';
 import { createAttributeService } from './attribute-service.js';
@@ -65,6 +66,8 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     exposeHeadRoutes: false,
     // Router errors (bad percent-encoding, a path parameter too long) answer our error body too.
     frameworkErrors: errorHandler,
+    // Requests that arrive while closing get ThingsBoard's error body (the onRequest hook below).
+    return503OnClosing: false,
     // The contract's longest path parameter (an access token, up to 256); longer is 414.
     routerOptions: { maxParamLength: 256 },
   });
@@ -98,6 +101,8 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   const authenticateDevice: onRequestHookHandler = (request, reply, done) => {
     const device = store.deviceByToken((request.params as { accessToken: string }).accessToken);
     if (!device) {
+      const unbound = bindingError(request);
+      if (unbound) return done(unbound);
       reply.code(401).send(errorBody(401, ErrorCode.AUTHENTICATION, 'Invalid access token'));
       return;
     }
@@ -126,8 +131,13 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
 
   // A body the server refuses (401, 413, ...) is not read to the end: the answer goes out with
   // Connection: close and Node drops the connection once it is flushed. While closing, every answer
-  // closes its connection so that both listeners drain.
+  // closes its connection so that both listeners drain, and a request that arrives on a keep-alive
+  // connection is answered 503 rather than left to a reset (listeners.ts drain()).
   let closing = false;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (closing) reply.code(503).send(errorBody(503, ErrorCode.GENERAL, SHUTTING_DOWN));
+    else done();
+  });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (closing || (reply.statusCode >= 400 && !request.raw.complete)) reply.header('connection', 'close');
     done(null, payload);

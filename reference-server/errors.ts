@@ -32,19 +32,22 @@ export const notFound = (message: string) => new ApiError(404, ErrorCode.ITEM_NO
 export const payloadTooLarge = (limit: number) =>
   new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, `Payload size exceeds the limit of ${limit} bytes`);
 
+/** The 503 of a request that arrives while the server drains, or is still open at its deadline. */
+export const SHUTTING_DOWN = 'Server is shutting down';
+
 export function errorBody(status: number, errorCode: number, message: string | null) {
   return { status, message, errorCode, timestamp: Date.now() };
 }
 
+/** A part of the request (body, querystring, params) that its schema refuses: 400 naming each problem. */
+export function validationFailed(where: string, problems: readonly { instancePath?: string; message?: string }[]): ApiError {
+  const detail = problems.map((v) => `${where}${v.instancePath || ''} ${v.message ?? 'is invalid'}`.trim()).join('; ');
+  return badRequest(`Invalid ${where}: ${detail}`);
+}
+
 /** Fastify's own client errors (body parsing, validation, limits) as ThingsBoard error codes. */
 function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | undefined {
-  if (error.validation) {
-    const where = error.validationContext ?? 'request';
-    const detail = error.validation
-      .map((v) => `${where}${v.instancePath || ''} ${v.message ?? 'is invalid'}`.trim())
-      .join('; ');
-    return badRequest(`Invalid ${where}: ${detail}`);
-  }
+  if (error.validation) return validationFailed(error.validationContext ?? 'request', error.validation);
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return payloadTooLarge(request.routeOptions.bodyLimit);

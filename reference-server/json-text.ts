@@ -5,13 +5,12 @@ import { literalsOf } from './json-lossless.js';
 
 export function jsonText(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  const literals = literalsOf(value);
   let out: string;
   if (Array.isArray(value)) {
     out = '[';
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out += ',';
-      out += literals?.get(i) ?? jsonText(value[i]);
+      out += memberText(value, i);
     }
     return `${out}]`;
   }
@@ -20,7 +19,17 @@ export function jsonText(value: unknown): string {
   for (const key in value) {
     if (!first) out += ',';
     first = false;
-    out += `${JSON.stringify(key)}:${literals?.get(key) ?? jsonText((value as Record<string, unknown>)[key])}`;
+    out += `${JSON.stringify(key)}:${memberText(value, key)}`;
   }
   return `${out}}`;
+}
+
+/**
+ * The text of one member of a parsed body (`params` of an RPC body), its numbers as sent: a number
+ * member's literal is kept by its container. An absent member is `null`.
+ */
+export function memberText(container: object, key: string | number): string {
+  const value = (container as Record<string | number, unknown>)[key];
+  if (value === undefined) return 'null';
+  return literalsOf(container)?.get(key) ?? jsonText(value);
 }

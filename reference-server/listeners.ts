@@ -7,9 +7,10 @@
 // covered by the header timeout too (Node counts it from accept), an unfinished TLS handshake by
 // handshakeTimeout, idle keep-alive connections by keepAliveTimeout.
 import type { IncomingMessage, Server as HttpServer, ServerOptions, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from './config.js';
-import { errorBody, ErrorCode } from './errors.js';
+import { errorBody, ErrorCode, SHUTTING_DOWN } from './errors.js';
 
 /** A listener that could not start: `message` names the address and the option to change. */
 export class ListenError extends Error {
@@ -69,11 +70,28 @@ export async function listenOn(server: HttpServer, host: string, port: number, b
   });
 }
 
-/** Resolves when the server has stopped accepting and every connection has closed. */
-export function closed(server: HttpServer): Promise<void> {
+/** How often a drain closes the keep-alive connections that are idle (not a request in sight). */
+const DRAIN_IDLE_SWEEP_MS = 200;
+const ignore = () => undefined;
+
+/**
+ * Stops accepting and resolves once every connection has closed. Unlike http's server.close(),
+ * idle keep-alive connections are not closed at once: a client whose next request is already on
+ * its way would get a reset. While draining, every answer carries Connection: close and a request
+ * that arrives is answered 503 (app.ts), so a busy client leaves after its next answer; the
+ * connections that stay idle are closed by a sweep every DRAIN_IDLE_SWEEP_MS.
+ */
+export function drain(server: HttpServer): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
-    server.close(() => resolve());
+    const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_IDLE_SWEEP_MS);
+    // net.Server's close: stop accepting, call back once the last connection has gone.
+    NetServer.prototype.close.call(server, () => {
+      clearInterval(sweep);
+      // http's own close, now that nothing is left to close, stops its connection-timeout checks.
+      server.close(ignore);
+      resolve();
+    });
   });
 }
 
@@ -95,10 +113,10 @@ export function trackUnanswered(server: HttpServer): Set<ServerResponse> {
 }
 
 export function answerUnavailable(open: Set<ServerResponse>): void {
-  const body = JSON.stringify(errorBody(503, ErrorCode.GENERAL, 'Server is shutting down'));
+  const body = JSON.stringify(errorBody(503, ErrorCode.GENERAL, SHUTTING_DOWN));
   for (const res of open) {
     if (res.headersSent || res.destroyed) continue;
-    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(body);
+    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
   }
   open.clear();
 }

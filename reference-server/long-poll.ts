@@ -18,6 +18,8 @@ interface Waiter {
 }
 
 const WAITER = Symbol('dhi.waiter');
+/** ThingsBoard's bare text for a poll whose device was deleted (DeviceApiController.onDeviceDeleted). */
+export const DEVICE_DELETED = 'Device was deleted!';
 type TaggedResponse = ServerResponse & { [WAITER]?: Waiter };
 
 export interface LongPolls {
@@ -27,7 +29,7 @@ export interface LongPolls {
   publish(deviceId: string, update: string): number;
   /** Take the oldest open RPC poll of the device, if any, to answer it (caller sends the reply). */
   takeRpcPoll(deviceId: string): FastifyReply | undefined;
-  /** End every open poll of a deleted device: 401, its token is no longer valid. */
+  /** End every open poll of a deleted device: 403 `Device was deleted!` (ThingsBoard's HttpSessionListener). */
   endDevice(deviceId: string): void;
   /** End every open poll as if it had timed out (shutdown). */
   endAll(): void;
@@ -74,7 +76,7 @@ export function createLongPolls(): LongPolls {
       for (const kind of kinds) {
         for (const waiter of [...(open[kind].get(deviceId) ?? [])]) {
           release(waiter);
-          waiter.reply.code(401).send(errorBody(401, ErrorCode.AUTHENTICATION, 'The device was deleted'));
+          waiter.reply.code(403).type('text/plain; charset=utf-8').send(DEVICE_DELETED);
         }
       }
     },

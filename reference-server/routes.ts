@@ -77,6 +77,7 @@ export function registerRoutes(
       bodyLimit: limitFor(op.path, limits),
       onRequest: op.pathParams.some((p) => p.name === 'accessToken') ? hooks.device : op.secured ? hooks.user : undefined,
       preValidation: op.requestBody?.required ? requireBody : undefined,
+      config: { bodyRequired: op.requestBody?.required === true },
     };
     app.route({ method: op.method.toUpperCase() as 'GET', url: fastifyPath(op.path), ...options, handler });
   }

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { LongPolls } from './long-poll.js';
-import type { DeviceRecord, JsonValue, RpcRecord, Store } from './store/types.js';
+import { sendJsonText } from './handler.js';
+import type { DeviceRecord, RpcRecord, Store } from './store/types.js';
 
 export type RpcOutcome =
   | { kind: 'replied'; response: string }
@@ -17,13 +18,15 @@ export type RpcOutcome =
 
 export interface ServerRpcInput {
   method: string;
-  params: JsonValue;
+  /** JSON text, numbers as the caller sent them. */
+  params: string;
   oneway: boolean;
   persistent: boolean;
   /** Absolute expiry, ms. */
   expirationTime: number;
   retries: number;
-  additionalInfo: JsonValue;
+  /** JSON text, or null. */
+  additionalInfo: string | null;
 }
 
 export interface RpcService {
@@ -86,10 +89,10 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
   }
 
   /** The issuer learns the outcome once the final status is committed, so a read-back agrees with it. */
-  function finish(entry: Live, status: RpcRecord['status'], outcome: RpcOutcome, response: string | null = null) {
+  function finish(entry: Live, status: RpcRecord['status'], outcome: RpcOutcome, response: string | null = null): Promise<void> {
     forget(entry);
     const settle = () => entry.settle(outcome);
-    store.write(() => store.updateRpc(entry.rpc.id, { status, response: response ?? entry.rpc.response })).then(settle, settle);
+    return store.write(() => store.updateRpc(entry.rpc.id, { status, response: response ?? entry.rpc.response })).then(settle, settle);
   }
 
   function onExpiry(entry: Live): void {
@@ -101,7 +104,8 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
     dequeue(entry);
     entry.delivered = true;
     const { rpc } = entry;
-    reply.code(200).send({ id: rpc.requestId, method: rpc.method, params: rpc.params });
+    // ThingsBoard's JsonConverter prints params from their text: 1.0 reaches the device as 1.0.
+    sendJsonText(reply, 200, `{"id":${rpc.requestId},"method":${JSON.stringify(rpc.method)},"params":${rpc.params}}`);
     if (rpc.oneway) finish(entry, 'DELIVERED', { kind: 'delivered' });
     else void store.write(() => store.updateRpc(rpc.id, { status: 'DELIVERED' }));
   }
@@ -141,10 +145,8 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
       const stored = store.rpcByRequestId(deviceId, requestId);
       if (!stored || stored.oneway || TERMINAL.has(stored.status)) return;
       const entry = live.get(stored.id);
-      if (entry?.delivered) {
-        finish(entry, 'SUCCESSFUL', { kind: 'replied', response }, response);
-        return;
-      }
+      // The device is answered once the reply is stored: a read-back after its 200 sees it.
+      if (entry?.delivered) return finish(entry, 'SUCCESSFUL', { kind: 'replied', response }, response);
       // Delivered before a restart: no one awaits it any more, but the reply is kept.
       if (!entry && stored.status === 'DELIVERED') {
         await store.write(() => store.updateRpc(stored.id, { status: 'SUCCESSFUL', response }));

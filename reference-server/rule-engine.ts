@@ -1,16 +1,19 @@
 // Replies to device-side RPC (operation 7). ThingsBoard routes these through a rule chain; dhi has
 // two built-in rules and static or echo rules set at runtime (control API /api/dhi/rules).
-import type { JsonValue, RuleRecord, Store } from './store/types.js';
+import type { RuleRecord, Store } from './store/types.js';
 
 export interface RuleEngine {
-  /** The reply for a method, or undefined when no rule handles it (the caller then waits and 503s). */
-  reply(method: string, params: JsonValue): { value: JsonValue } | undefined;
+  /**
+   * The reply (JSON text) for a method given its params (JSON text, numbers as the device sent
+   * them, so an echo keeps 1.0), or undefined when no rule handles it (the caller waits and 503s).
+   */
+  reply(method: string, params: string): string | undefined;
   /** Stored rules plus the built-ins they do not override. */
   list(): (RuleRecord | { method: string; type: 'builtin' })[];
 }
 
-const BUILT_IN: Record<string, (params: JsonValue) => JsonValue> = {
-  getCurrentTime: () => ({ time: Date.now() }),
+const BUILT_IN: Record<string, (params: string) => string> = {
+  getCurrentTime: () => `{"time":${Date.now()}}`,
   echo: (params) => params,
 };
 
@@ -18,9 +21,9 @@ export function createRuleEngine(store: Store): RuleEngine {
   return {
     reply(method, params) {
       const rule = store.rule(method);
-      if (rule) return { value: rule.type === 'echo' ? params : rule.reply };
+      if (rule) return rule.type === 'echo' ? params : JSON.stringify(rule.reply);
       const builtIn = Object.hasOwn(BUILT_IN, method) ? BUILT_IN[method] : undefined;
-      return builtIn && { value: builtIn(params) };
+      return builtIn?.(params);
     },
     list() {
       const stored = store.listRules();

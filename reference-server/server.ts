@@ -7,7 +7,7 @@ import { buildApp } from './app.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
 import { createSqliteStore } from './store/sqlite.js';
-import { answerUnavailable, closed, connectionOptions, listenError, listenOn, protect, trackUnanswered } from './listeners.js';
+import { answerUnavailable, connectionOptions, drain, listenError, listenOn, protect, trackUnanswered } from './listeners.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -32,11 +32,10 @@ export async function startServer(input: Partial<ServerConfig> = {}): Promise<Ru
   const store = createSqliteStore(config.db);
   const app = await buildApp(config, { store });
   let https: HttpsServer | undefined;
-  let httpsDrained: Promise<void> = Promise.resolve();
-  // Fastify runs this after its own preClose (polls answered, responses marked Connection: close).
-  app.addHook('preClose', (done) => {
-    if (https) httpsDrained = closed(https);
-    done();
+  // Fastify runs this after buildApp's preClose (polls answered, answers marked Connection: close),
+  // and closes its HTTP server only afterwards: both listeners drain here, together.
+  app.addHook('preClose', async () => {
+    await Promise.all([drain(app.server), https && drain(https)]);
   });
   protect(app.server, config, app.log, 'HTTP');
   const unanswered = [trackUnanswered(app.server)];
@@ -76,7 +75,6 @@ export async function startServer(input: Partial<ServerConfig> = {}): Promise<Ru
         https?.closeAllConnections();
       }, CLOSE_DEADLINE_MS);
       await app.close();
-      await httpsDrained;
       clearTimeout(deadline);
       await store.close();
     },

@@ -2,7 +2,7 @@
 import type { Case, Failure } from '../case.js';
 import { bodyEquals, bodyHasEntries, bodyIsEmpty, bodyLacksKeys, checkAll, numberTextIs, statusIs, statusIsSuccess } from '../checks.js';
 import { changeDuringPoll, DELIVERY_TIMEOUT_MS, json, notBeforeChange, op, QUIET_TIMEOUT_MS, startPoll, unanswered, type PollResult } from './kit.js';
-import { invalidInput } from './patterns.js';
+import { deletedDuringPoll, invalidInput, unboundTimeout } from './patterns.js';
 
 /** The poll got an answer and it is an update (not the timeout answer). */
 function delivered(result: PollResult & { answeredBeforeChange: boolean }, expected: Record<string, unknown>): (Failure | undefined)[] {
@@ -115,4 +115,6 @@ export const attributeUpdateCases: Case[] = [
       t.expect(notBeforeChange(result), ...checkAll(result.reply, statusIs(200), numberTextIs('setPoint', '42.0'), numberTextIs('serial', '9007199254740993')));
     },
   },
+  deletedDuringPoll('4.6.6', 'attribute update poll', (token) => op.attributeUpdates(token, DELIVERY_TIMEOUT_MS)),
+  unboundTimeout('4.2.2', (token, timeout) => op.attributeUpdates(token, timeout)),
 ];

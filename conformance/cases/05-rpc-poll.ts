@@ -1,10 +1,10 @@
 // Operation 5: GET /api/v1/{token}/rpc?timeout=.. (long poll for server-side RPC commands).
 import type { Case, CaseRun, DeviceFixture, Failure } from '../case.js';
 import type { Reply } from '../client.js';
-import { at, bodyIsEmpty, checkAll, isObject, isTrue, statusIs, valueEquals } from '../checks.js';
+import { at, bodyIsEmpty, checkAll, isObject, isTrue, numberTextIs, statusIs, valueEquals } from '../checks.js';
 import type { RpcCommand } from '../control/server-side.js';
 import { changeDuringPoll, DELIVERY_TIMEOUT_MS, notBeforeChange, op, QUIET_TIMEOUT_MS, SETTLE_MS, startPoll, unanswered, type PollResult } from './kit.js';
-import { invalidInput } from './patterns.js';
+import { deletedDuringPoll, invalidInput, unboundTimeout } from './patterns.js';
 
 /** ThingsBoard's minimum server-side RPC timeout; the REST caller waits at most this long. */
 export const RPC_TIMEOUT_MS = 5000;
@@ -15,11 +15,11 @@ export interface CommandDuringPoll extends PollResult {
   rest: Promise<Reply>;
 }
 
-/** Opens a poll, lets it settle, then issues the command through the control API. */
-export async function commandDuringPoll(t: CaseRun, d: DeviceFixture, command: RpcCommand, direction: 'oneway' | 'twoway', version: 1 | 2 = 1): Promise<CommandDuringPoll> {
+/** Opens a poll, lets it settle, then issues the command (an object, or JSON text with its own timeout). */
+export async function commandDuringPoll(t: CaseRun, d: DeviceFixture, command: RpcCommand | string, direction: 'oneway' | 'twoway', version: 1 | 2 = 1): Promise<CommandDuringPoll> {
   let rest: Promise<Reply> | undefined;
   const result = await changeDuringPoll(t, op.rpcPoll(d.token, DELIVERY_TIMEOUT_MS), async () => {
-    rest = t.control.sendRpc(direction, d.id, { timeout: RPC_TIMEOUT_MS, ...command }, version);
+    rest = t.control.sendRpc(direction, d.id, typeof command === 'string' ? command : { timeout: RPC_TIMEOUT_MS, ...command }, version);
     rest.catch(() => undefined); // awaited by the case; a harness error surfaces there
   }, 1);
   return { ...result, rest: rest ?? notSent() };
@@ -128,4 +128,20 @@ export const rpcPollCases: Case[] = [
     requirement: 'timeout is an integer in milliseconds; an invalid request parameter is 400 (specification, Limits and Errors).',
     request: (k) => op.rpcPoll(k, '1.5s'),
   }),
+  deletedDuringPoll('5.6.4', 'RPC poll', (token) => op.rpcPoll(token, DELIVERY_TIMEOUT_MS)),
+  unboundTimeout('5.2.2', (token, timeout) => op.rpcPoll(token, timeout)),
+  {
+    id: '5.6.5',
+    title: 'params reach the device with each number as the caller wrote it: 1.0 stays 1.0, big integers keep every digit',
+    requirement: 'ThingsBoard prints the command\'s params from their JSON text (JsonConverter over the text its REST side kept), so {"v":1.0,"big":12345678901234567890} arrives with those numbers.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const command = `{"method":"setLevel","params":{"v":1.0,"big":12345678901234567890},"timeout":${RPC_TIMEOUT_MS}}`;
+      const result = await commandDuringPoll(t, t.devices[0], command, 'oneway');
+      if (!result.reply) return t.expect(unanswered(result, 'a poll while a command was issued'));
+      t.expect(notBeforeChange(result), ...checkAll(result.reply, statusIs(200), numberTextIs('v', '1.0'), numberTextIs('big', '12345678901234567890')));
+      await result.rest.catch(() => undefined);
+    },
+  },
 ];

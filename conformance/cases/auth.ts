@@ -1,9 +1,9 @@
 // Credentials (group 3): every operation with a token in its path answers an unknown token 401,
-// and a deleted device's token stops working.
+// a deleted device's token stops working, and (ThingsBoard) binding errors come before the token.
 import type { Case } from '../case.js';
 import { statusIs } from '../checks.js';
-import { json, op } from './kit.js';
-import { badToken } from './patterns.js';
+import { json, op, raw } from './kit.js';
+import { badToken, bindsBeforeToken } from './patterns.js';
 
 export const authCases: Case[] = [
   badToken('1.3.1', 'telemetry upload', (k) => op.telemetry(k, json({ temperature: 1 }))),
@@ -29,4 +29,6 @@ export const authCases: Case[] = [
       t.expect(statusIs(401)(await t.device(op.telemetry(d.token, json({ after: 1 })))));
     },
   },
+  bindsBeforeToken('1.3.4', 'a telemetry upload without a body', (k) => op.telemetry(k, undefined), (k) => op.telemetry(k, raw('not JSON'))),
+  bindsBeforeToken('4.3.3', 'an attribute poll with timeout=xyz', (k) => op.attributeUpdates(k, 'xyz'), (k) => op.attributeUpdates(k, 500)),
 ];

@@ -2,7 +2,7 @@
 // attributes never do, and a key that is both client and shared keeps both values apart.
 import type { Case, CaseRun, Failure } from '../case.js';
 import type { Reply } from '../client.js';
-import { bodyHasEntries, isObject, statusIsSuccess } from '../checks.js';
+import { bodyHasEntries, bodyTextIs, checkAll, isObject, statusIs, statusIsSuccess } from '../checks.js';
 import { json, op } from './kit.js';
 
 type Groups = Record<string, Record<string, unknown>>;
@@ -79,6 +79,20 @@ export const keyFilterCases: Case[] = [
       const token = await seed(t, { dup: 'from the device', dupN: 1 }, { dup: 'from the server', dupN: 2 });
       const reply = await t.device(op.getAttributes(token, 'clientKeys=dup,dupN&sharedKeys=dup,dupN'));
       t.expect(statusIsSuccess()(reply), bodyHasEntries({ dup: 'from the device', dupN: 1 }, 'client')(reply), sharedValue(reply, 'dup', 'from the server'), sharedValue(reply, 'dupN', 2));
+    },
+  },
+  {
+    id: '3.6.10',
+    title: 'key lists are split on commas and not trimmed: `a, b` asks for a and " b"; only commas is no list',
+    requirement: 'ThingsBoard splits clientKeys and sharedKeys with Java\'s String.split(",") and trims nothing (DeviceApiController.getDeviceAttributes); a list with no key is an absent parameter.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const token = await seed(t, { a: 1, b: 2 }, { x: 'shared' });
+      const spaced = await t.device(op.getAttributes(token, 'clientKeys=a,%20b&sharedKeys=%20x'));
+      t.expect(...checkAll(spaced, statusIs(200), bodyTextIs('{"client":{"a":1}}')));
+      const commas = await t.device(op.getAttributes(token, 'clientKeys=,&sharedKeys=x'));
+      t.expect(...checkAll(commas, statusIs(200), bodyTextIs('{"shared":{"x":"shared"}}')));
     },
   },
 ];

@@ -1,10 +1,14 @@
 // Case shapes that repeat across operations: a bad token, an invalid input, a wrong method.
 import type { Case, DeviceRequest, Severity } from '../case.js';
-import { checkAll, isErrorBody, noting, should, statusIs } from '../checks.js';
+import { bodyTextIs, checkAll, isErrorBody, noting, should, statusIs } from '../checks.js';
 import { randomToken } from '../control/index.js';
+import { changeDuringPoll, notBeforeChange, startPoll, unanswered } from './kit.js';
 
 export const TB_500 = 'ThingsBoard answers 500 here (known difference from the specification)';
 export const TB_EMPTY_ERROR = 'ThingsBoard sends this error with an empty body (a SHOULD-level difference)';
+
+/** A token no server knows; the prefix lets the suite's own fault proxy recognise it. */
+export const unknownToken = () => `unknown${randomToken(12)}`;
 
 /** An unknown token is 401 (specification, Authentication 4). */
 export function badToken(id: string, operation: string, request: (token: string) => DeviceRequest): Case {
@@ -14,8 +18,68 @@ export function badToken(id: string, operation: string, request: (token: string)
     requirement: 'When the token is invalid, the service answers 401 Unauthorized (specification, Authentication 4).',
     severity: 'MUST',
     async run(t) {
-      const reply = await t.device(request(`unknown${randomToken(12)}`));
+      const reply = await t.device(request(unknownToken()));
       t.expect(statusIs(401)(reply));
+    },
+  };
+}
+
+/**
+ * ThingsBoard binds a request before it checks the token (Spring resolves the controller's
+ * arguments first): a value that does not bind, or a missing required body, is 400 with an
+ * unknown token too; what binds (any body text) gets the 401.
+ */
+export function bindsBeforeToken(id: string, what: string, unbound: (token: string) => DeviceRequest, bound: (token: string) => DeviceRequest): Case {
+  return {
+    id,
+    title: `${what} with an unknown token is 400 (bound before the token is checked)`,
+    requirement: 'ThingsBoard binds path, query and body before DeviceApiController checks the token, so a binding error is 400 even with an unknown token; a request that binds gets 401.',
+    severity: 'SHOULD',
+    async run(t) {
+      t.expect(...checkAll(await t.device(unbound(unknownToken())), statusIs(400), should(isErrorBody(400))));
+      t.expect(statusIs(401)(await t.device(bound(unknownToken()))));
+    },
+  };
+}
+
+/** ThingsBoard's text for a poll whose device was deleted (DeviceApiController, HttpSessionListener). */
+export const DEVICE_DELETED = 'Device was deleted!';
+
+/** A poll open while its device is deleted ends 403 with ThingsBoard's bare text. */
+export function deletedDuringPoll(id: string, what: string, request: (token: string) => DeviceRequest): Case {
+  return {
+    id,
+    title: `the ${what} of a device deleted meanwhile ends 403 "${DEVICE_DELETED}"`,
+    requirement: `ThingsBoard answers the open poll of a deleted device 403 with the text "${DEVICE_DELETED}" (DeviceApiController.HttpSessionListener.onDeviceDeleted).`,
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const result = await changeDuringPoll(t, request(d.token), () => t.control.deleteDevice(d.id), 1);
+      if (!result.reply) return t.expect(unanswered(result, 'a poll during the deletion'));
+      t.expect(notBeforeChange(result), ...checkAll(result.reply, statusIs(403), bodyTextIs(DEVICE_DELETED)));
+    },
+  };
+}
+
+/** Timeouts that do not bind to a Java long, and how long the suite waits for the 400. */
+const UNBOUND_TIMEOUTS = ['1e308', '1e3', '9223372036854775808'];
+const UNBOUND_WAIT_MS = 3000;
+
+/** A poll timeout that is not a Java long is 400, not clamped or taken as a number. */
+export function unboundTimeout(id: string, request: (token: string, timeout: string) => DeviceRequest): Case {
+  return {
+    id,
+    title: `a timeout that is not a Java long (${UNBOUND_TIMEOUTS.join(', ')}) is 400, not clamped`,
+    requirement: 'ThingsBoard binds timeout to a long (Spring, NumberUtils.parseNumber): an exponent, a fraction or a value beyond the 64-bit range does not bind and is 400.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      for (const timeout of UNBOUND_TIMEOUTS) {
+        const result = await startPoll(t, { ...request(t.devices[0].token, timeout), deadlineMs: UNBOUND_WAIT_MS }).result;
+        if (!result.reply) t.expect({ check: 'answeredAt400', expected: `timeout=${timeout} answered 400 at once`, actual: result.failed?.message });
+        else t.expect(...checkAll(result.reply, noting(`timeout=${timeout}`, statusIs(400))));
+      }
     },
   };
 }

@@ -26,9 +26,12 @@ export interface OtaPackage {
 
 export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: string): Promise<DeviceBody>; saveDevice(d: DeviceBody): Promise<DeviceBody> }) {
   /** Server-side RPC; the reply is returned whatever its status (the cases judge it). */
-  function sendRpc(direction: 'oneway' | 'twoway', deviceId: string, command: RpcCommand, version: 1 | 2 = 1): Promise<Reply> {
+  /** A command as an object, or as JSON text (to send numbers such as 1.0 as they are written). */
+  function sendRpc(direction: 'oneway' | 'twoway', deviceId: string, command: RpcCommand | string, version: 1 | 2 = 1): Promise<Reply> {
     const path = version === 1 ? `/api/plugins/rpc/${direction}/${deviceId}` : `/api/rpc/${direction}/${deviceId}`;
-    return call(ctx, version === 1 ? 'sendRpcV1' : 'sendRpcV2', { method: 'POST', path, json: command, deadlineMs: (command.timeout ?? 10_000) + 10_000 }, 'any');
+    const body = typeof command === 'string' ? { body: command } : { json: command };
+    const timeout = typeof command === 'string' ? undefined : command.timeout;
+    return call(ctx, version === 1 ? 'sendRpcV1' : 'sendRpcV2', { method: 'POST', path, ...body, deadlineMs: (timeout ?? 10_000) + 10_000 }, 'any');
   }
 
   /** Sets a device-side RPC rule; false when the server has no dhi rules API (e.g. ThingsBoard). */

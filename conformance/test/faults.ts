@@ -1,5 +1,6 @@
 // The faults the suite must catch, each with the case ids that must fail because of it.
 import { blindSpotFaults } from './blind-spot-faults.js';
+import { fidelityFaults } from './fidelity-faults.js';
 import type { Fault, ProxyRequest, ProxyResponse } from './fault-proxy.js';
 
 const devicePath = (rest: string) => new RegExp(`^/api/v1/(?!provision)([^/?]+)/${rest}(\\?|$)`);
@@ -60,6 +61,7 @@ function crossDeliveryFault(): Fault {
 export function faults(): Fault[] {
   return [
     ...blindSpotFaults(),
+    ...fidelityFaults(),
     {
       name: 'a bad token answered 200',
       caught: ['1.3.1', '2.3.1', '3.3.1', '4.3.1', '5.3.1', '6.3.1', '7.3.1', '8.3.2', '10.3.1', '1.3.2'],

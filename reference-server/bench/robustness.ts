@@ -3,8 +3,8 @@
 // generated malformed requests (5xx, expected 0); a slow-client attack (all closed within the
 // timeouts, a good client's latency meanwhile); SIGTERM cycles with HTTP and HTTPS writers (exit
 // code and time; how writes ending after the signal were answered: 200, 503, ECONNREFUSED for a
-// new connection, ECONNRESET for a request sent on a keep-alive connection just as Node's
-// server.close() closed it as idle; acknowledged writes lost). JSON results go to
+// new connection; a reset (ECONNRESET, UND_ERR_SOCKET: a request on a keep-alive connection closed
+// under it) is expected 0; acknowledged writes lost). JSON results go to
 // reports/bench-robustness/<timestamp>.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

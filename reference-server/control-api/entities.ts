@@ -55,6 +55,12 @@ export function pageData<T, R>(result: Page<T>, { page, pageSize }: ListQuery, m
   };
 }
 
+/** A page as JSON text, from items already printed as JSON text. */
+export function pageText<T>(result: Page<T>, query: ListQuery, print: (item: T) => string): string {
+  const { data, ...counts } = pageData(result, query, print);
+  return `{"data":[${data.join(',')}],${JSON.stringify(counts).slice(1)}`;
+}
+
 /** The record, or 404 worded as ThingsBoard words it: `<What> with id [<id>] is not found`. */
 export function orNotFound<T>(record: T | undefined, what: string, id: string): T {
   if (record === undefined) throw notFound(`${what} with id [${id}] is not found`);

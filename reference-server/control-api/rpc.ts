@@ -4,7 +4,8 @@
 // and 409 never delivered, v2 504 for both; persistent 200 {rpcId} at once.
 import { ApiError, ErrorCode, badRequest, notFound } from '../errors.js';
 import { sendJsonText, type Handler, type Handlers } from '../handler.js';
-import { validatedDevice, entityId, pageData, pageQuery } from './entities.js';
+import { validatedDevice, entityId, pageQuery, pageText } from './entities.js';
+import { memberText } from '../json-text.js';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
 import type { RpcOutcome } from '../rpc-service.js';
@@ -59,10 +60,13 @@ function respond(reply: FastifyReply, version: Version, outcome: RpcOutcome): Fa
   }
 }
 
-/** ThingsBoard's Rpc entity: the request as the device actor stored it (params as JSON text). */
-function rpcJson(rpc: RpcRecord) {
-  const response = rpc.response === null ? null : parseJson(rpc.response);
-  return {
+/**
+ * ThingsBoard's Rpc entity as JSON text: the request as the device actor stored it (params as JSON
+ * text), the device's reply as it sent it (a reply that is not JSON as a string), additionalInfo
+ * as the caller sent it. Printed from the kept texts, so 1.0 stays 1.0.
+ */
+function rpcJson(rpc: RpcRecord): string {
+  const head = JSON.stringify({
     id: entityId('RPC', rpc.id),
     createdTime: rpc.createdTime,
     deviceId: entityId('DEVICE', rpc.deviceId),
@@ -70,14 +74,13 @@ function rpcJson(rpc: RpcRecord) {
     request: {
       id: rpc.id,
       oneway: rpc.oneway,
-      body: { method: rpc.method, params: JSON.stringify(rpc.params) },
+      body: { method: rpc.method, params: rpc.params },
       persisted: rpc.persistent,
       retries: rpc.retries,
     },
-    response: response === null ? null : response.ok ? response.value : rpc.response,
-    status: rpc.status,
-    additionalInfo: rpc.additionalInfo,
-  };
+  });
+  const response = rpc.response === null ? 'null' : parseJson(rpc.response).ok ? rpc.response : JSON.stringify(rpc.response);
+  return `${head.slice(0, -1)},"response":${response},"status":"${rpc.status}","additionalInfo":${rpc.additionalInfo ?? 'null'}}`;
 }
 
 export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
@@ -89,12 +92,12 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
     const now = Date.now();
     const { rpc: stored, outcome } = await rpc.submit(device, {
       method: body.method,
-      params: body.params,
+      params: memberText(body, 'params'),
       oneway,
       persistent: body.persistent === true,
       expirationTime: Math.min(body.expirationTime ?? now + Math.max(config.serverRpcMinTimeoutMs, timeout), now + MAX_TIMER_MS),
       retries: body.retries ?? 0,
-      additionalInfo: body.additionalInfo ?? null,
+      additionalInfo: body.additionalInfo == null ? null : memberText(body, 'additionalInfo'),
     });
     if (stored.persistent) return reply.code(200).send({ rpcId: stored.id });
     return respond(reply, version, await outcome);
@@ -113,7 +116,7 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
     sendRpcV2: send('v2', false),
 
     getPersistentRpc(request, reply) {
-      return reply.code(200).send(rpcJson(persistent((request.params as { rpcId: string }).rpcId)));
+      return sendJsonText(reply, 200, rpcJson(persistent((request.params as { rpcId: string }).rpcId)));
     },
 
     async deletePersistentRpc(request, reply) {
@@ -130,7 +133,7 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
       // RpcV2Controller refuses it: deleted commands are gone, not listed.
       if (rpcStatus === 'DELETED') throw badRequest('RpcStatus: DELETED');
       const page = pageQuery(request.query, 'rpcs');
-      return reply.code(200).send(pageData(store.listRpcs(deviceId, page, rpcStatus), page, rpcJson));
+      return sendJsonText(reply, 200, pageText(store.listRpcs(deviceId, page, rpcStatus), page, rpcJson));
     },
   };
 }

@@ -6,16 +6,15 @@ import { pollTimeout } from './poll-timeout.js';
 import type { ServerContext } from '../context.js';
 import type { KvEntry } from '../store/types.js';
 
-/** `a,b` and repeated parameters alike; undefined when the parameter is absent or empty. */
+/**
+ * A key list as ThingsBoard reads it: Spring joins repeated parameters with commas, then Java's
+ * String.split(",") cuts it: no trimming (` b` is the key " b"), empty items kept except trailing
+ * ones. No key at all (absent, empty, only commas) means the parameter is absent.
+ */
 function keyList(values: string[] | undefined): string[] | undefined {
   if (!values) return undefined;
-  const keys: string[] = [];
-  for (const value of values) {
-    for (const key of value.split(',')) {
-      const trimmed = key.trim();
-      if (trimmed) keys.push(trimmed);
-    }
-  }
+  const keys = values.join(',').split(',');
+  while (keys.length > 0 && keys[keys.length - 1] === '') keys.pop();
   return keys.length > 0 ? keys : undefined;
 }
 

@@ -1,8 +1,8 @@
 // Operations 5 (server RPC long poll), 6 (the device's reply) and 7 (device-side RPC to a rule).
 import { pollTimeout } from './poll-timeout.js';
-import { sendJson, type Handlers } from '../handler.js';
+import { sendJsonText, type Handlers } from '../handler.js';
+import { memberText } from '../json-text.js';
 import type { ServerContext } from '../context.js';
-import type { JsonValue } from '../store/types.js';
 
 export function rpcHandlers({ config, polls, rpc, rules }: ServerContext): Handlers {
   return {
@@ -23,9 +23,9 @@ export function rpcHandlers({ config, polls, rpc, rules }: ServerContext): Handl
     },
 
     postClientRpc(request, reply) {
-      const { method, params } = request.body as { method: string; params: JsonValue };
-      const answer = rules.reply(method, params);
-      if (answer) return sendJson(reply, 200, answer.value);
+      const body = request.body as { method: string; params: unknown };
+      const answer = rules.reply(body.method, memberText(body, 'params'));
+      if (answer !== undefined) return sendJsonText(reply, 200, answer);
       polls.wait('clientRpc', request.device.id, reply, config.clientRpcTimeoutMs);
     },
   };

@@ -1,6 +1,6 @@
 // Rows of the embedded store <-> records: one mapper per table, shared by the store and its lists.
 import type Database from 'better-sqlite3';
-import type { CustomerRecord, DeviceRecord, JsonValue, OtaRecord, ProfileRecord, RpcRecord, RpcStatus, UserRecord } from './types.js';
+import type { CustomerRecord, DeviceRecord, OtaRecord, ProfileRecord, RpcRecord, RpcStatus, UserRecord } from './types.js';
 
 export type Row = Record<string, unknown>;
 
@@ -41,10 +41,10 @@ export const profileCells = (p: ProfileRecord) => ({
 });
 export const rpcFrom = (r: Row): RpcRecord => ({
   id: r.id as string, deviceId: r.device_id as string, requestId: r.request_id as number, method: r.method as string,
-  params: JSON.parse(r.params as string) as JsonValue, oneway: r.oneway === 1, persistent: r.persistent === 1,
+  params: r.params as string, oneway: r.oneway === 1, persistent: r.persistent === 1,
   status: r.status as RpcStatus, expirationTime: r.expiration_time as number, createdTime: r.created_time as number,
   response: r.response as string | null, retries: r.retries as number,
-  additionalInfo: r.additional_info ? (JSON.parse(r.additional_info as string) as JsonValue) : null,
+  additionalInfo: (r.additional_info as string | null) ?? null,
 });
 export const otaFrom = (r: Row): OtaRecord => ({
   id: r.id as string, type: r.type as OtaRecord['type'], title: r.title as string, version: r.version as string,

@@ -198,9 +198,9 @@ export function createSqliteStore(path: string): Store {
     },
     attributes: (deviceId, scope: Scope, keys) => pick(cachedAttributes(deviceId, scope), keys),
 
-    insertRpc: (r) => void q.insertRpc.run(r.id, r.deviceId, r.requestId, r.method, JSON.stringify(r.params),
+    insertRpc: (r) => void q.insertRpc.run(r.id, r.deviceId, r.requestId, r.method, r.params,
       r.oneway ? 1 : 0, r.persistent ? 1 : 0, r.status, r.expirationTime, r.createdTime, r.response, r.retries,
-      r.additionalInfo === null ? null : JSON.stringify(r.additionalInfo)),
+      r.additionalInfo),
     updateRpc(id, patch) {
       const current = store.rpcById(id);
       if (!current) return;

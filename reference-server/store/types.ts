@@ -71,7 +71,8 @@ export interface RpcRecord {
   /** The per-device integer id the device sees. */
   requestId: number;
   method: string;
-  params: JsonValue;
+  /** The params as JSON text, each number as the caller sent it (1.0 stays 1.0). */
+  params: string;
   oneway: boolean;
   persistent: boolean;
   status: RpcStatus;
@@ -80,7 +81,8 @@ export interface RpcRecord {
   /** The device's reply as sent (raw text); null until answered. */
   response: string | null;
   retries: number;
-  additionalInfo: JsonValue;
+  /** JSON text as the caller sent it; null when none. */
+  additionalInfo: string | null;
 }
 
 export interface ClaimRecord {

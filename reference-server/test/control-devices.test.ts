@@ -75,13 +75,21 @@ describe('devices', () => {
     expect((await api('GET', '/api/device/123')).status).toBe(400);
   });
 
-  it('deletes a device: its token gives 401 and its open polls end', async () => {
+  it('deletes a device: its open polls end 403 "Device was deleted!" as in ThingsBoard, and its token gives 401', async () => {
     const device = await newDeviceVia(api);
-    const poll = call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes/updates?timeout=20000`);
-    await openPolls(server, 'attributes', 1);
+    const polls = [
+      call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes/updates?timeout=20000`),
+      call(server.httpUrl, 'GET', `/api/v1/${device.token}/rpc?timeout=20000`),
+      call(server.httpUrl, 'POST', `/api/v1/${device.token}/rpc`, { method: 'noRuleForThis', params: {} }),
+    ];
+    await Promise.all([openPolls(server, 'attributes', 1), openPolls(server, 'rpc', 1), openPolls(server, 'clientRpc', 1)]);
     expect((await api('DELETE', `/api/device/${device.id}`)).status).toBe(200);
-    expect((await poll).status).toBe(401);
-    expect(server.ctx.polls.size().attributes).toBe(0);
+    for (const ended of await Promise.all(polls)) {
+      expect(ended.status).toBe(403);
+      expect(ended.text).toBe('Device was deleted!');
+      expect(ended.headers['content-type']).toBe('text/plain; charset=utf-8');
+    }
+    expect(server.ctx.polls.size()).toEqual({ attributes: 0, rpc: 0, clientRpc: 0, timers: 0 });
     expect((await call(server.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 1 })).status).toBe(401);
     expect((await api('GET', `/api/device/${device.id}`)).status).toBe(404);
   });

@@ -8,7 +8,7 @@ import { createGroupCommit } from '../store/group-commit.js';
 import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
 import { call, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
 
-const rpcCommand = { method: 'm', params: {}, oneway: true, persistent: false, retries: 0, additionalInfo: null };
+const rpcCommand = { method: 'm', params: '{}', oneway: true, persistent: false, retries: 0, additionalInfo: null };
 let running: TestServer | undefined;
 afterEach(async () => {
   if (running) await stopTestServer(running);

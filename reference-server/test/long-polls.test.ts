@@ -19,7 +19,7 @@ const openPolls = (kind: 'attributes' | 'rpc', n: number) =>
   vi.waitFor(() => expect(server.ctx.polls.size()[kind]).toBe(n), { timeout: 5000, interval: 5 });
 
 const command = (overrides: Partial<ServerRpcInput> = {}): ServerRpcInput => ({
-  method: 'setGpio', params: { pin: 23 }, oneway: false, persistent: false,
+  method: 'setGpio', params: '{"pin":23}', oneway: false, persistent: false,
   expirationTime: Date.now() + 10_000, retries: 0, additionalInfo: null, ...overrides,
 });
 
@@ -152,5 +152,24 @@ describe('operation 7: device-side RPC', () => {
     const device = await createDevice(server.ctx);
     const res = await call(server.httpUrl, 'POST', `/api/v1/${device.token}/rpc`, { method: 'echo' });
     expect(res.status).toBe(400);
+  });
+});
+
+describe('the timeout parameter binds as Spring binds a Java long', () => {
+  it.each(['1e308', '1.5', '1e3', 'abc', '9223372036854775808', '-9223372036854775809', '0x', '+-5', '0x-5'])('answers 400 with the error body for timeout=%s, on both polls', async (timeout) => {
+    const device = await createDevice(server.ctx);
+    for (const what of ['attributes/updates', 'rpc']) {
+      const res = await call(server.httpUrl, 'GET', `/api/v1/${device.token}/${what}?timeout=${encodeURIComponent(timeout)}`);
+      expect(res.status).toBe(400);
+      expect(res.json()).toMatchObject({ status: 400, errorCode: 31, message: expect.stringContaining('timeout') });
+    }
+    expect(server.ctx.polls.size()).toMatchObject({ attributes: 0, rpc: 0, timers: 0 });
+  });
+
+  it.each(['0x32', '#32', ' 5 0 ', '+50', '-1', '-9223372036854775808'])('takes timeout=%s (hex, spaces and signs bind; negative ends the poll at once) and answers 408', async (timeout) => {
+    const device = await createDevice(server.ctx);
+    const res = await call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes/updates?timeout=${encodeURIComponent(timeout)}`);
+    expect(res.status).toBe(408);
+    expect(res.text).toBe('');
   });
 });

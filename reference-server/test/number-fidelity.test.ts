@@ -95,4 +95,44 @@ describe('numbers through the control API reads', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe(reply);
   });
+
+  it('server RPC params reach the device with each number as the caller sent it (op 5)', async () => {
+    const d = await newDeviceVia(api);
+    const poll = device(d, 'GET', 'rpc?timeout=20000');
+    await openPolls(server, 'rpc', 1);
+    const rest = api('POST', `/api/rpc/oneway/${d.id}`, '{"method":"set","params":{"v":1.0,"big":12345678901234567890,"m":9007199254740993,"e":1e2,"list":[2.50]}}');
+    const command = await poll;
+    expect(command.text).toBe('{"id":0,"method":"set","params":{"v":1.0,"big":12345678901234567890,"m":9007199254740993,"e":1e2,"list":[2.50]}}');
+    expect((await rest).status).toBe(200);
+    // A number as the whole params keeps its text too.
+    const second = device(d, 'GET', 'rpc?timeout=20000');
+    await openPolls(server, 'rpc', 1);
+    const scalar = api('POST', `/api/rpc/oneway/${d.id}`, '{"method":"level","params":1.0}');
+    expect((await second).text).toBe('{"id":1,"method":"level","params":1.0}');
+    expect((await scalar).status).toBe(200);
+  });
+
+  it('the echo rule answers the device-side RPC params with each number as sent (op 7)', async () => {
+    const d = await newDeviceVia(api);
+    const echoed = await device(d, 'POST', 'rpc', '{"method":"echo","params":{"a":1.0,"b":[9007199254740993,1e2]}}');
+    expect(echoed.status).toBe(200);
+    expect(echoed.text).toBe('{"a":1.0,"b":[9007199254740993,1e2]}');
+    expect((await device(d, 'POST', 'rpc', '{"method":"echo","params":42.0}')).text).toBe('42.0');
+  });
+
+  it('the persistent RPC listing shows params, the device\'s reply and additionalInfo as sent', async () => {
+    const d = await newDeviceVia(api);
+    const sent = await api('POST', `/api/rpc/twoway/${d.id}`, '{"method":"read","params":{"p":1.0},"persistent":true,"additionalInfo":{"x":2.0}}');
+    const { rpcId } = sent.json() as { rpcId: string };
+    const command = await device(d, 'GET', 'rpc?timeout=20000');
+    const { id } = command.json() as { id: number };
+    const reply = '{"v":12345678901234567890, "d":1.0}';
+    expect((await device(d, 'POST', `rpc/${id}`, reply)).status).toBe(200);
+    const one = (await api('GET', `/api/rpc/persistent/${rpcId}`)).text;
+    expect(one).toContain(`"body":{"method":"read","params":"{\\"p\\":1.0}"}`);
+    expect(one).toContain(`"response":${reply},"status":"SUCCESSFUL","additionalInfo":{"x":2.0}}`);
+    const page = await api('GET', `/api/rpc/persistent/device/${d.id}?pageSize=10&page=0`);
+    expect(page.status).toBe(200);
+    expect(page.text).toBe(`{"data":[${one}],"totalPages":1,"totalElements":1,"hasNext":false}`);
+  });
 });

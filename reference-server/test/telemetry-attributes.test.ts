@@ -140,6 +140,20 @@ describe('operations 2 and 3: attributes', () => {
     expect((await get('client_keys=a')).json()).toEqual({ client: { a: 1, b: 2, c: 3 }, shared: { s: 9 } });
   });
 
+  it('splits key lists as ThingsBoard does: spaces are part of a key, empty items match nothing, only commas is no list', async () => {
+    const device = await createDevice(server.ctx);
+    await post(device.token, 'attributes', '{"a":1,"b":2," b":3}');
+    await server.ctx.attributes.save(device.id, 'SHARED_SCOPE', [{ key: 'x', type: 'LONG', value: 9, ts: 1 }]);
+    const get = async (query: string) => (await call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes?${query}`)).text;
+    expect(await get('clientKeys=a,%20b')).toBe('{"client":{" b":3,"a":1}}');
+    expect(await get('sharedKeys=%20x')).toBe('{}');
+    expect(await get('clientKeys=a,,b,')).toBe('{"client":{"a":1,"b":2}}');
+    expect(await get('clientKeys=a&clientKeys=&clientKeys=b')).toBe('{"client":{"a":1,"b":2}}');
+    // Java's split drops trailing empty items: "," is no key at all, so the parameter is absent.
+    expect(await get('clientKeys=,&sharedKeys=x')).toBe('{"shared":{"x":9}}');
+    expect(await get('clientKeys=,,')).toBe('{"client":{" b":3,"a":1,"b":2},"shared":{"x":9}}');
+  });
+
   it('rejects an attributes array with 400', async () => {
     const device = await createDevice(server.ctx);
     const res = await post(device.token, 'attributes', [{ a: 1 }]);
