@@ -1,5 +1,5 @@
 // buildApp(config): the Fastify application of the reference server. It never listens.
-import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
+import Fastify, { type FastifyBodyParser, type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { loadContract, type Operation } from '../spec/load.js';
 import { validateConfig, type ServerConfig } from './config.js';
@@ -82,11 +82,11 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   app.removeAllContentTypeParsers();
   // JSON text is UTF-8 (RFC 8259): invalid bytes are a 400, not silently replaced by U+FFFD.
   const utf8 = new TextDecoder('utf-8', { fatal: true });
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
-    if ((body as Buffer).length === 0) return done(null, undefined);
+  const parseJson: FastifyBodyParser<Buffer> = (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
     let text: string;
     try {
-      text = utf8.decode(body as Buffer);
+      text = utf8.decode(body);
     } catch {
       return done(badRequest('Invalid JSON: the body is not valid UTF-8'), undefined);
     }
@@ -96,7 +96,11 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     } catch (error) {
       done(error as Error, undefined);
     }
-  });
+  };
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJson);
+  // The same parser by name: Fastify caches the parser of a named type, while the catch-all makes it
+  // parse the Content-Type header again on every request.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJson);
 
   const authenticateDevice: onRequestHookHandler = (request, reply, done) => {
     const device = store.deviceByToken((request.params as { accessToken: string }).accessToken);
