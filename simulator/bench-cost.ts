@@ -3,16 +3,35 @@
 // runs in this process, one after the other, so its CPU time is process.cpuUsage() over its run;
 // the server is a child process and is not counted. CPU time, not throughput: the machine may be
 // shared, and a busy neighbour slows both sides without changing the work per request.
+//
+// Each side runs twice at the same rate, for SHORT_MS and for SHORT_MS + the bench duration: the
+// CPU per request is the difference of the two runs' CPU over the difference of their requests
+// (the marginal cost). What every run pays once whatever its length (JIT compilation of cold code,
+// devices coming online, the stop) cancels out, for both sides alike; it is reported apart as
+// `fixedCpuMs`, next to the whole long run's plain average (`wholeRunMicrosPerRequest`).
 import autocannon from 'autocannon';
 import { simulate } from './cli.js';
 import type { SimulationConfig } from './engine.js';
 import { fill, type Templates } from './routes.js';
 import { applyOverrides, builtinScenario } from './scenario.js';
 
-export interface CostFigures {
+interface RunCost {
   requests: number;
+  cpuMicros: number;
+}
+
+export interface CostFigures {
+  /** Requests of the long run. */
+  requests: number;
+  /** CPU of the long run. */
   cpuMs: number;
+  /** Marginal CPU per request: (long run CPU − short run CPU) / (long run requests − short run requests). */
   cpuMicrosPerRequest: number;
+  /** What a run costs whatever its length: the short run's CPU less its requests at the marginal cost. */
+  fixedCpuMs: number;
+  /** The long run's CPU over its requests, fixed cost included. */
+  wholeRunMicrosPerRequest: number;
+  short: { durationMs: number; requests: number; cpuMs: number };
 }
 
 export interface SimulatorCost {
@@ -21,23 +40,34 @@ export interface SimulatorCost {
   durationMs: number;
   autocannon: CostFigures;
   simulator: CostFigures & { devices: number };
-  /** simulator / autocannon CPU per request on telemetry (goal: at most 1.5). */
+  /** simulator / autocannon marginal CPU per request on telemetry (goal: at most 1.5). */
   ratio: number;
   mixed: CostFigures & { devices: number; rpcRate: number; attrRate: number };
 }
 
+/** The short run of each pair; the long one lasts this plus the bench duration. */
+export const SHORT_MS = 2000;
 const TELEMETRY_BODY = JSON.stringify({ pulseCounter: 123456, leakage: false, batteryLevel: 87.5 });
 const TELEMETRY_DEVICES = 100;
 const MIXED_DEVICES = 500;
 const MIXED_RATE = 50;
 
-const figures = (requests: number, cpuMicros: number): CostFigures => ({
-  requests,
-  cpuMs: Math.round(cpuMicros / 1000),
-  cpuMicrosPerRequest: requests ? Math.round((cpuMicros / requests) * 10) / 10 : 0,
-});
+const round1 = (n: number) => Math.round(n * 10) / 10;
 
-async function autocannonCost(url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number): Promise<CostFigures> {
+export function marginalCost(short: RunCost, long: RunCost, shortMs: number): CostFigures {
+  const extra = long.requests - short.requests;
+  const perRequest = extra > 0 ? (long.cpuMicros - short.cpuMicros) / extra : 0;
+  return {
+    requests: long.requests,
+    cpuMs: Math.round(long.cpuMicros / 1000),
+    cpuMicrosPerRequest: round1(perRequest),
+    fixedCpuMs: Math.round((short.cpuMicros - short.requests * perRequest) / 1000),
+    wholeRunMicrosPerRequest: long.requests ? round1(long.cpuMicros / long.requests) : 0,
+    short: { durationMs: shortMs, requests: short.requests, cpuMs: Math.round(short.cpuMicros / 1000) },
+  };
+}
+
+async function autocannonRun(url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number): Promise<RunCost> {
   const start = process.cpuUsage();
   const result = await autocannon({
     url: url + fill(t.device.telemetry, { accessToken: token }),
@@ -49,7 +79,7 @@ async function autocannonCost(url: string, t: Templates, token: string, rate: nu
     duration: durationMs / 1000,
   });
   const cpu = process.cpuUsage(start);
-  return figures(result.requests.total, cpu.user + cpu.system);
+  return { requests: result.requests.total, cpuMicros: cpu.user + cpu.system };
 }
 
 function simulation(url: string, scenario: SimulationConfig['scenario'], devices: number, durationMs: number): SimulationConfig {
@@ -59,25 +89,36 @@ function simulation(url: string, scenario: SimulationConfig['scenario'], devices
   };
 }
 
+/** The simulator's own CPU over its run window (device creation and clean-up are not in it). */
+async function simulatorRun(url: string, scenario: SimulationConfig['scenario'], devices: number, durationMs: number, reportDir: string): Promise<RunCost> {
+  const { simulator } = (await simulate(simulation(url, scenario, devices, durationMs), [], reportDir)).summary;
+  return { requests: simulator.requests, cpuMicros: simulator.cpuMs * 1000 };
+}
+
+async function pair(run: (durationMs: number) => Promise<RunCost>, durationMs: number): Promise<CostFigures> {
+  const short = await run(SHORT_MS);
+  const long = await run(SHORT_MS + durationMs);
+  return marginalCost(short, long, SHORT_MS);
+}
+
 export async function measureSimulatorCost(
   url: string,
   templates: Templates,
   token: string,
   options: { rate: number; durationMs: number; connections: number; reportDir: string },
 ): Promise<SimulatorCost> {
-  const { rate, durationMs } = options;
-  const ac = await autocannonCost(url, templates, token, rate, durationMs, options.connections);
+  const { rate, durationMs, reportDir } = options;
+  const ac = await pair((ms) => autocannonRun(url, templates, token, rate, ms, options.connections), durationMs);
   const telemetry = applyOverrides(builtinScenario('telemetry'), { rate });
-  const sim = (await simulate(simulation(url, telemetry, TELEMETRY_DEVICES, durationMs), [], options.reportDir)).summary.simulator;
+  const sim = await pair((ms) => simulatorRun(url, telemetry, TELEMETRY_DEVICES, ms, reportDir), durationMs);
   const mixedScenario = applyOverrides(builtinScenario('mixed'), { rpcRate: MIXED_RATE, attrRate: MIXED_RATE });
-  const mixed = (await simulate(simulation(url, mixedScenario, MIXED_DEVICES, durationMs), [], options.reportDir)).summary.simulator;
-  const simFigures = { requests: sim.requests, cpuMs: sim.cpuMs, cpuMicrosPerRequest: sim.cpuMicrosPerRequest };
+  const mixed = await pair((ms) => simulatorRun(url, mixedScenario, MIXED_DEVICES, ms, reportDir), durationMs);
   return {
     rate,
     durationMs,
     autocannon: ac,
-    simulator: { ...simFigures, devices: TELEMETRY_DEVICES },
-    ratio: ac.cpuMicrosPerRequest ? Math.round((simFigures.cpuMicrosPerRequest / ac.cpuMicrosPerRequest) * 100) / 100 : 0,
-    mixed: { requests: mixed.requests, cpuMs: mixed.cpuMs, cpuMicrosPerRequest: mixed.cpuMicrosPerRequest, devices: MIXED_DEVICES, rpcRate: MIXED_RATE, attrRate: MIXED_RATE },
+    simulator: { ...sim, devices: TELEMETRY_DEVICES },
+    ratio: ac.cpuMicrosPerRequest ? Math.round((sim.cpuMicrosPerRequest / ac.cpuMicrosPerRequest) * 100) / 100 : 0,
+    mixed: { ...mixed, devices: MIXED_DEVICES, rpcRate: MIXED_RATE, attrRate: MIXED_RATE },
   };
 }

@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { EXIT } from '../cli/exit-codes.js';
 import { unreachableReason } from '../cli/unreachable.js';
 import { createControl } from './control.js';
-import { measureSimulatorCost, type SimulatorCost } from './bench-cost.js';
+import { measureSimulatorCost, SHORT_MS, type CostFigures, type SimulatorCost } from './bench-cost.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
 import { holdPolls, type PollFigures } from './bench-polls.js';
@@ -222,8 +222,9 @@ export async function runBench(options: BenchOptions): Promise<void> {
   }
   if (simulatorCost) {
     const { autocannon: a, simulator: s, mixed: m } = simulatorCost;
-    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s: autocannon ${a.cpuMicrosPerRequest} µs (${a.requests} requests), dhi simulate ${s.cpuMicrosPerRequest} µs (${s.requests}), ratio ${simulatorCost.ratio}`);
-    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s): ${m.cpuMicrosPerRequest} µs (${m.requests} requests)`);
+    const fixed = (f: CostFigures) => `fixed ${f.fixedCpuMs} ms a run, whole run ${f.wholeRunMicrosPerRequest} µs/request`;
+    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${fixed(a)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${fixed(s)}), ratio ${simulatorCost.ratio}`);
+    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s): ${m.cpuMicrosPerRequest} µs (${fixed(m)})`);
   }
   console.log(`results: ${file}`);
 }

@@ -88,6 +88,7 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
         createArrivals({
           rate: p.rate,
           startAt,
+          slotMs: TICK_MS,
           maxInFlight: config.maxInFlight,
           inFlight,
           send: p.send,

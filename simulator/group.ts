@@ -109,7 +109,7 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
     const drop = (intendedAt: number) => recorder.record('telemetry', 'dropped', intendedAt, 'untimed');
     scheduler = setInterval(() => {
       if (!online.length) return;
-      arrivals ??= createArrivals({ rate: config.telemetryRate, startAt: monoNow(), maxInFlight: config.maxInFlight, inFlight: createInFlight(), send: sendNext, drop });
+      arrivals ??= createArrivals({ rate: config.telemetryRate, startAt: monoNow(), slotMs: SCHEDULER_TICK_MS, maxInFlight: config.maxInFlight, inFlight: createInFlight(), send: sendNext, drop });
       arrivals.tick(monoNow());
     }, SCHEDULER_TICK_MS);
   }

@@ -38,6 +38,7 @@ describe('open-model arrivals', () => {
     const arrivals = createArrivals({
       rate: 100,
       startAt,
+      slotMs: 1,
       maxInFlight: 10,
       inFlight: createInFlight(),
       send: (intendedAt) => sendTelemetry(device, ctx, intendedAt, 'intended'),
@@ -70,7 +71,7 @@ describe('open-model arrivals', () => {
 
   it('issues nothing before the first arrival is due, then one arrival per 1/rate', () => {
     const sent: number[] = [];
-    const arrivals = createArrivals({ rate: 4, startAt: 1000, maxInFlight: 100, inFlight: createInFlight(), send: async (at) => void sent.push(at), drop: () => {} });
+    const arrivals = createArrivals({ rate: 4, startAt: 1000, slotMs: 1, maxInFlight: 100, inFlight: createInFlight(), send: async (at) => void sent.push(at), drop: () => {} });
     arrivals.tick(1000);
     arrivals.tick(1249);
     expect(sent).toEqual([]);
@@ -78,5 +79,23 @@ describe('open-model arrivals', () => {
     expect(sent).toEqual([1250, 1500, 1750]);
     arrivals.tick(1750);
     expect(arrivals.issued).toBe(3);
+  });
+
+  it('sends the arrivals of a slot together at its end, stamped with that end, not with their exact times', () => {
+    const sent: number[] = [];
+    // 1000/s in 5 ms slots: arrivals fall at 1, 2, 3 ... ms; those of 1-5 are due and stamped at 5.
+    const arrivals = createArrivals({ rate: 1000, startAt: 0, slotMs: 5, maxInFlight: 100, inFlight: createInFlight(), send: async (at) => void sent.push(at), drop: () => {} });
+    arrivals.tick(4.9);
+    expect(sent).toEqual([]);
+    arrivals.tick(5.2);
+    expect(sent).toEqual([5, 5, 5, 5, 5]);
+    // A late tick (at 17 ms) sends the two overdue slots, each stamped with its own end.
+    arrivals.tick(17);
+    expect(sent.slice(5)).toEqual([10, 10, 10, 10, 10, 15, 15, 15, 15, 15]);
+    // A rate that does not divide the slot: 3 per second in 200 ms slots, at 333.3, 666.7, 1000 ms.
+    const third: number[] = [];
+    const slow = createArrivals({ rate: 3, startAt: 0, slotMs: 200, maxInFlight: 100, inFlight: createInFlight(), send: async (at) => void third.push(at), drop: () => {} });
+    slow.tick(1000);
+    expect(third).toEqual([400, 800, 1000]);
   });
 });

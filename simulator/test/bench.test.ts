@@ -48,8 +48,14 @@ describe('dhi bench', () => {
     const { simulatorCost } = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
     expect(simulatorCost.rate).toBe(200);
     for (const side of [simulatorCost.autocannon, simulatorCost.simulator, simulatorCost.mixed]) {
-      expect(side.requests).toBeGreaterThan(0);
-      expect(side.cpuMicrosPerRequest).toBeGreaterThan(0);
+      // Two runs per side, the long one longer by the bench duration, so with more requests.
+      expect(side.short.requests).toBeGreaterThan(0);
+      expect(side.requests).toBeGreaterThan(side.short.requests);
+      // The marginal cost is the difference of the two runs' CPU over the difference of their requests.
+      const marginal = ((side.cpuMs - side.short.cpuMs) * 1000) / (side.requests - side.short.requests);
+      // cpuMs is rounded to the millisecond on both runs.
+      expect(Math.abs(side.cpuMicrosPerRequest - marginal)).toBeLessThan(1000 / (side.requests - side.short.requests) + 0.1);
+      expect(side.wholeRunMicrosPerRequest).toBeCloseTo((side.cpuMs * 1000) / side.requests, 0);
     }
     expect(simulatorCost.ratio).toBe(Math.round((simulatorCost.simulator.cpuMicrosPerRequest / simulatorCost.autocannon.cpuMicrosPerRequest) * 100) / 100);
   }, 180_000);
