@@ -5,6 +5,7 @@
 // too would run it, with --strict (a SHOULD failure fails the run; the reference server passes
 // every SHOULD case); DHI_MUTATION_STRICT=0 measures the default gate (MUST failures only). Run
 // directly, it checks the unmutated server: `npx tsx conformance/test/mutant-run.ts`.
+import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,10 +25,11 @@ async function main(): Promise<number> {
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: ':memory:', logLevel: 'silent' });
-    // The first MUST failure decides: the mutant is killed, the rest of the run would not change that.
+    // The first blocking failure decides: the mutant is killed, the rest of the run would not change that.
     const print = (line: string) => {
       if (BLOCKING.test(line)) {
         console.log(`killed: ${line.split('\n')[0]}`);
+        rmSync(reportDir, { recursive: true, force: true }); // exit() skips the finally below
         process.exit(1);
       }
     };
