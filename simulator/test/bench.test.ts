@@ -55,7 +55,7 @@ describe('dhi bench', () => {
       const marginal = ((side.cpuMs - side.short.cpuMs) * 1000) / (side.requests - side.short.requests);
       // cpuMs is rounded to the millisecond on both runs.
       expect(Math.abs(side.cpuMicrosPerRequest - marginal)).toBeLessThan(1000 / (side.requests - side.short.requests) + 0.1);
-      expect(side.wholeRunMicrosPerRequest).toBeCloseTo((side.cpuMs * 1000) / side.requests, 0);
+      expect(Math.abs(side.wholeRunMicrosPerRequest - (side.cpuMs * 1000) / side.requests)).toBeLessThan(500 / side.requests + 0.1);
     }
     expect(simulatorCost.ratio).toBe(Math.round((simulatorCost.simulator.cpuMicrosPerRequest / simulatorCost.autocannon.cpuMicrosPerRequest) * 100) / 100);
   }, 180_000);
