@@ -85,11 +85,14 @@ describe('timeseries through the control API', () => {
     const device = await newDeviceVia(api);
     await call(server.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, [1, 2, 3, 4].map((i) => ({ ts: i * 1000, values: { v: i } })));
     const path = `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=v&useStrictDataTypes=true`;
-    expect((await api('GET', `${path}&startTs=1500&endTs=4000&limit=2`)).json()).toEqual({ v: [{ ts: 4000, value: 4 }, { ts: 3000, value: 3 }] });
-    expect((await api('GET', `${path}&startTs=0&endTs=2000&orderBy=ASC`)).json()).toEqual({ v: [{ ts: 1000, value: 1 }, { ts: 2000, value: 2 }] });
+    // endTs is exclusive (ThingsBoard: ts >= startTs AND ts < endTs).
+    expect((await api('GET', `${path}&startTs=1500&endTs=4001&limit=2`)).json()).toEqual({ v: [{ ts: 4000, value: 4 }, { ts: 3000, value: 3 }] });
+    expect((await api('GET', `${path}&startTs=0&endTs=2000&orderBy=ASC`)).json()).toEqual({ v: [{ ts: 1000, value: 1 }] });
+    expect((await api('GET', `${path}&startTs=0&endTs=2001&orderBy=asc`)).json()).toEqual({ v: [{ ts: 1000, value: 1 }, { ts: 2000, value: 2 }] });
     expect((await api('GET', `${path}&startTs=5000&endTs=6000`)).json()).toEqual({});
-    expect((await api('GET', `${path}&startTs=1000`)).status).toBe(400);
-    expect((await api('GET', `${path}&startTs=3000&endTs=1000`)).status).toBe(400);
+    // startTs > endTs reads nothing; one of the two alone is the latest read (Spring maps on both).
+    expect((await api('GET', `${path}&startTs=3000&endTs=1000`)).json()).toEqual({});
+    expect((await api('GET', `${path}&startTs=1000`)).json()).toEqual({ v: [{ ts: 4000, value: 4 }] });
     expect((await api('GET', `${path}&startTs=abc&endTs=1000`)).status).toBe(400);
   });
 
