@@ -5,6 +5,7 @@
 import { appendEntries } from '../kv-values.js';
 import { badRequest } from '../errors.js';
 import { validatedDevice } from './entities.js';
+import { requestKeys } from './request-keys.js';
 import type { ServerContext } from '../context.js';
 import { sendJsonText, type Handler, type Handlers } from '../handler.js';
 import { attributeListJson } from '../kv-json.js';
@@ -18,9 +19,18 @@ interface DevicePath {
 /** ThingsBoard's AttributeScope order, in which it reads every scope. */
 const ALL_SCOPES: Scope[] = ['CLIENT_SCOPE', 'SERVER_SCOPE', 'SHARED_SCOPE'];
 
+interface KeysQuery {
+  keys?: string;
+  key?: string[];
+}
 
-export const splitKeys = (keys: string | undefined): string[] | undefined =>
-  keys === undefined ? undefined : keys.split(',').map((k) => k.trim()).filter((k) => k !== '');
+/** The keys of an attribute read (all when none); a blank one is refused as BaseAttributesService refuses it. */
+function readKeys(query: KeysQuery): string[] | undefined {
+  const keys = requestKeys(query);
+  const blank = keys.find((k) => k.trim() === '');
+  if (blank !== undefined) throw badRequest(`Incorrect attribute key ${blank}`);
+  return keys.length > 0 ? keys : undefined;
+}
 
 export function attributeHandlers({ store, attributes }: ServerContext): Handlers {
   const save: Handler = async (request, reply) => {
@@ -36,9 +46,9 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
 
   const remove: Handler = async (request, reply) => {
     const { deviceId, scope } = request.params as DevicePath;
+    const keys = requestKeys(request.query as KeysQuery);
+    if (keys.length === 0) throw badRequest('Empty keys: []');
     validatedDevice(store, deviceId);
-    const keys = splitKeys((request.query as { keys: string }).keys) ?? [];
-    if (keys.length === 0) throw badRequest('Empty keys: keys');
     await attributes.remove(deviceId, scope, keys);
     return reply.code(200).send();
   };
@@ -53,17 +63,15 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
     getDeviceAttributes(request, reply) {
       const { deviceId, scope } = request.params as DevicePath;
       validatedDevice(store, deviceId);
-      const keys = splitKeys((request.query as { keys?: string }).keys);
-      const found = store.attributes(deviceId, scope, keys?.length ? keys : undefined);
-      return sendJsonText(reply, 200, attributeListJson(found));
+      const keys = readKeys(request.query as KeysQuery);
+      return sendJsonText(reply, 200, attributeListJson(store.attributes(deviceId, scope, keys)));
     },
 
     getAllDeviceAttributes(request, reply) {
       const { deviceId } = request.params as DevicePath;
       validatedDevice(store, deviceId);
-      const keys = splitKeys((request.query as { keys?: string }).keys);
-      const found = ALL_SCOPES.flatMap((scope) => store.attributes(deviceId, scope, keys?.length ? keys : undefined));
-      return sendJsonText(reply, 200, attributeListJson(found));
+      const keys = readKeys(request.query as KeysQuery);
+      return sendJsonText(reply, 200, attributeListJson(ALL_SCOPES.flatMap((scope) => store.attributes(deviceId, scope, keys))));
     },
   };
 }

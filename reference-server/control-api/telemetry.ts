@@ -11,6 +11,7 @@ import type { ServerContext } from '../context.js';
 import { sendJsonText, type Handler, type Handlers } from '../handler.js';
 import { timeseriesJson, type TsPoint } from '../kv-json.js';
 import type { KvEntry } from '../store/types.js';
+import { requestKeys } from './request-keys.js';
 
 interface TimeseriesQuery {
   keys?: string;
@@ -24,15 +25,6 @@ interface TimeseriesQuery {
   agg: string;
   orderBy: string;
   useStrictDataTypes: boolean;
-}
-
-/** TelemetryController.getKeys: repeated `key` parameters win over `keys`. */
-export function requestKeys(query: { keys?: string; key?: string[] }): string[] {
-  if (query.key !== undefined) return query.key;
-  if (!query.keys) return [];
-  const keys = query.keys.split(',');
-  while (keys.length > 0 && keys[keys.length - 1] === '') keys.pop();
-  return keys;
 }
 
 export function telemetryHandlers({ store }: ServerContext): Handlers {

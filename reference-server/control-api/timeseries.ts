@@ -3,7 +3,7 @@
 // device API parses them), and deleting them. Reads of values live in telemetry.ts and attributes.ts.
 import { appendRecord } from '../device-api/telemetry.js';
 import { badRequest } from '../errors.js';
-import { splitKeys } from './attributes.js';
+import { requestKeys } from './request-keys.js';
 import { validatedDevice } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handler, Handlers } from '../handler.js';
@@ -13,6 +13,7 @@ type Body = Record<string, unknown>;
 
 interface DeleteQuery {
   keys?: string;
+  key?: string[];
   deleteAllDataForKeys: boolean;
   startTs?: number;
   endTs?: number;
@@ -58,7 +59,7 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
 
     async deleteDeviceTimeseries(request, reply) {
       const query = request.query as DeleteQuery;
-      const keys = splitKeys(query.keys) ?? [];
+      const keys = requestKeys(query);
       if (keys.length === 0) throw badRequest(`Empty keys: ${JSON.stringify(keys)}`);
       let range: { startTs: number; endTs: number };
       if (query.deleteAllDataForKeys) range = { startTs: 0, endTs: Date.now() };
