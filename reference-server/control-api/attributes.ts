@@ -4,15 +4,14 @@
 // device transport setting).
 import { appendEntries } from '../kv-values.js';
 import { badRequest } from '../errors.js';
-import { validatedDevice } from './entities.js';
+import { entityRef, telemetryDevice } from './telemetry-entity.js';
 import { requestKeys } from './request-keys.js';
 import type { ServerContext } from '../context.js';
 import { sendJsonText, type Handler, type Handlers } from '../handler.js';
 import { attributeListJson } from '../kv-json.js';
 import type { KvEntry, Scope } from '../store/types.js';
 
-interface DevicePath {
-  deviceId: string;
+interface ScopePath {
   scope: Scope;
 }
 
@@ -25,8 +24,7 @@ interface KeysQuery {
 }
 
 /** The keys of an attribute read (all when none); a blank one is refused as BaseAttributesService refuses it. */
-function readKeys(query: KeysQuery): string[] | undefined {
-  const keys = requestKeys(query);
+function checkedKeys(keys: string[]): string[] | undefined {
   const blank = keys.find((k) => k.trim() === '');
   if (blank !== undefined) throw badRequest(`Incorrect attribute key ${blank}`);
   return keys.length > 0 ? keys : undefined;
@@ -34,22 +32,24 @@ function readKeys(query: KeysQuery): string[] | undefined {
 
 export function attributeHandlers({ store, attributes }: ServerContext): Handlers {
   const save: Handler = async (request, reply) => {
-    const { deviceId, scope } = request.params as DevicePath;
-    validatedDevice(store, deviceId);
+    const { scope } = request.params as ScopePath;
+    const ref = entityRef(request.params);
     const entries: KvEntry[] = [];
     appendEntries(request.body as Record<string, unknown>, Date.now(), false, entries);
     if (entries.length === 0) throw badRequest('No attributes data found in request body!');
-    if (entries.some((e) => e.key.trim() === '')) throw badRequest('Key cannot be empty or contains only spaces');
-    await attributes.save(deviceId, scope, entries);
+    if (entries.some((e) => e.key.trim() === '')) throw badRequest('Key cannot be blank');
+    const { id } = telemetryDevice(store, ref, 'WRITE_ATTRIBUTES');
+    await attributes.save(id, scope, entries);
     return reply.code(200).send();
   };
 
   const remove: Handler = async (request, reply) => {
-    const { deviceId, scope } = request.params as DevicePath;
+    const { scope } = request.params as ScopePath;
     const keys = requestKeys(request.query as KeysQuery);
+    const ref = entityRef(request.params);
     if (keys.length === 0) throw badRequest('Empty keys: []');
-    validatedDevice(store, deviceId);
-    await attributes.remove(deviceId, scope, keys);
+    const { id } = telemetryDevice(store, ref, 'WRITE_ATTRIBUTES');
+    await attributes.remove(id, scope, keys);
     return reply.code(200).send();
   };
 
@@ -61,17 +61,17 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
     deleteDeviceAttributesByDeviceId: remove,
 
     getDeviceAttributes(request, reply) {
-      const { deviceId, scope } = request.params as DevicePath;
-      validatedDevice(store, deviceId);
-      const keys = readKeys(request.query as KeysQuery);
-      return sendJsonText(reply, 200, attributeListJson(store.attributes(deviceId, scope, keys)));
+      const { scope } = request.params as ScopePath;
+      const requested = requestKeys(request.query as KeysQuery);
+      const { id } = telemetryDevice(store, entityRef(request.params), 'READ_ATTRIBUTES');
+      return sendJsonText(reply, 200, attributeListJson(store.attributes(id, scope, checkedKeys(requested))));
     },
 
     getAllDeviceAttributes(request, reply) {
-      const { deviceId } = request.params as DevicePath;
-      validatedDevice(store, deviceId);
-      const keys = readKeys(request.query as KeysQuery);
-      return sendJsonText(reply, 200, attributeListJson(ALL_SCOPES.flatMap((scope) => store.attributes(deviceId, scope, keys))));
+      const requested = requestKeys(request.query as KeysQuery);
+      const { id } = telemetryDevice(store, entityRef(request.params), 'READ_ATTRIBUTES');
+      const keys = checkedKeys(requested);
+      return sendJsonText(reply, 200, attributeListJson(ALL_SCOPES.flatMap((scope) => store.attributes(id, scope, keys))));
     },
   };
 }

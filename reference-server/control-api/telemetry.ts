@@ -6,7 +6,7 @@
 // `keys` split at commas as Java's String.split does (kept as sent, trailing empty ones dropped).
 import { badRequest } from '../errors.js';
 import { aggregationOf, readRange, type IntervalType } from './aggregation.js';
-import { validatedDevice } from './entities.js';
+import { entityRef, telemetryDevice } from './telemetry-entity.js';
 import type { ServerContext } from '../context.js';
 import { sendJsonText, type Handler, type Handlers } from '../handler.js';
 import { timeseriesJson, type TsPoint } from '../kv-json.js';
@@ -37,16 +37,13 @@ export function telemetryHandlers({ store }: ServerContext): Handlers {
     return keys.map((key) => found.get(key) ?? { key, ts: now, type: null, value: null });
   };
 
-  const range = (deviceId: string, keys: string[], query: TimeseriesQuery & { startTs: number; endTs: number }) => {
-    const agg = aggregationOf(query.agg);
-    validatedDevice(store, deviceId);
-    return readRange(store, deviceId, { ...query, keys, agg });
-  };
-
   const history: Handler = (request, reply) => {
-    const { deviceId } = request.params as { deviceId: string };
     const query = request.query as TimeseriesQuery & { startTs: number; endTs: number };
-    return sendJsonText(reply, 200, timeseriesJson(range(deviceId, requestKeys(query), query), query.useStrictDataTypes));
+    const keys = requestKeys(query);
+    const ref = entityRef(request.params);
+    const agg = aggregationOf(query.agg);
+    const { id } = telemetryDevice(store, ref, 'READ_TELEMETRY');
+    return sendJsonText(reply, 200, timeseriesJson(readRange(store, id, { ...query, keys, agg }), query.useStrictDataTypes));
   };
 
   return {
@@ -54,10 +51,9 @@ export function telemetryHandlers({ store }: ServerContext): Handlers {
       const query = request.query as TimeseriesQuery;
       // Spring maps the request to the range read only when both parameters are present.
       if (query.startTs !== undefined && query.endTs !== undefined) return history(request, reply);
-      const { deviceId } = request.params as { deviceId: string };
       const keys = requestKeys(query);
-      validatedDevice(store, deviceId);
-      return sendJsonText(reply, 200, timeseriesJson(latest(deviceId, keys), query.useStrictDataTypes));
+      const { id } = telemetryDevice(store, entityRef(request.params), 'READ_TELEMETRY');
+      return sendJsonText(reply, 200, timeseriesJson(latest(id, keys), query.useStrictDataTypes));
     },
     getTimeseriesHistory: history,
   };

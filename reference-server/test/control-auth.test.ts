@@ -53,7 +53,8 @@ function requiredQuery(op: Operation): string {
 }
 
 function valueFor(schema: unknown): string {
-  const s = (schema ?? {}) as { format?: string; enum?: string[]; $ref?: string };
+  const s = (schema ?? {}) as { type?: string; format?: string; enum?: string[]; $ref?: string };
+  if (s.type === 'integer') return '0';
   return s.format === 'uuid' ? '6a1bd9b0-0000-4000-8000-000000000000' : (s.enum?.[0] ?? 'a');
 }
 
