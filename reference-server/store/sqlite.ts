@@ -14,6 +14,7 @@ import {
 import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
 import { createAggregation } from './sqlite-aggregate.js';
+import { createCredentialQueries } from './sqlite-credentials.js';
 import { createTelemetryInsert } from './sqlite-telemetry.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
 
@@ -150,6 +151,7 @@ export function createSqliteStore(path: string): Store {
   const store: Store = {
     ...createKeyQueries(db),
     ...createAggregation(db),
+    ...createCredentialQueries(db),
     write: group.write,
     async close() {
       await group.close();

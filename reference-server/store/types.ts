@@ -306,6 +306,13 @@ export interface Store {
   customerByTitle(title: string): CustomerRecord | undefined;
   listCustomers(query: ListQuery): Page<CustomerRecord>;
   insertUser(user: UserRecord): void;
+  /** Write-side. A user whose credentials are disabled cannot log in or refresh a token. */
+  setUserCredentialsEnabled(id: string, enabled: boolean): void;
+  /** True for a user that does not exist (nothing to refuse). */
+  userCredentialsEnabled(id: string): boolean;
+  /** Write-side: tokens of this user or session issued before `at` (ms) are refused from now on. */
+  outdateTokens(id: string, at: number): void;
+  tokensOutdatedAt(id: string): number | undefined;
   updateUser(user: UserRecord): void;
   userById(id: string): UserRecord | undefined;
   userByEmail(email: string): UserRecord | undefined;
