@@ -7,7 +7,7 @@ import { customerHandlers } from './customers.js';
 import { deviceHandlers } from './devices.js';
 import { deviceDirectoryHandlers } from './device-directory.js';
 import { credentialsHandlers } from './credentials.js';
-import { NOAUTH_NOT_MODELLED, notModelledHandlers } from './not-modelled.js';
+import { NOAUTH_NOT_MODELLED, notModelledHandlers, OWN_USER_NOT_MODELLED } from './not-modelled.js';
 import { attributeHandlers } from './attributes.js';
 import { telemetryHandlers } from './telemetry.js';
 import { timeseriesHandlers } from './timeseries.js';
@@ -40,6 +40,7 @@ const AUTHORITIES: Record<string, Authority[]> = {
   logout: ['TENANT_ADMIN', 'CUSTOMER_USER'],
   changePassword: ['TENANT_ADMIN', 'CUSTOMER_USER'],
   getTenantAdmins: [],
+  ...Object.fromEntries(OWN_USER_NOT_MODELLED.map((id): [string, Authority[]] => [id, ['TENANT_ADMIN', 'CUSTOMER_USER']])),
 };
 
 export function createControlApi(ctx: ServerContext): ControlApi {

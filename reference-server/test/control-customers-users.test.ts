@@ -123,3 +123,31 @@ describe('users by ids, as e-mail infos, and with their credentials disabled', (
     expect((await api('POST', `/api/user/${UNKNOWN_ID}/userCredentialsEnabled`)).status).toBe(404);
   });
 });
+
+describe('UserController calls about what dhi does not model', () => {
+  it('answers alarms, user settings, dashboards and mobile sessions with 501 naming them', async () => {
+    const calls: ['GET' | 'POST' | 'PUT' | 'DELETE', string, object | undefined, string][] = [
+      ['GET', `/api/users/assign/${UNKNOWN_ID}?pageSize=10&page=0`, undefined, 'alarms'],
+      ['POST', '/api/user/settings', { a: 1 }, 'user settings'],
+      ['PUT', '/api/user/settings', { a: 1 }, 'user settings'],
+      ['GET', '/api/user/settings', undefined, 'user settings'],
+      ['PUT', '/api/user/settings/general', { a: 1 }, 'user settings'],
+      ['GET', '/api/user/settings/general', undefined, 'user settings'],
+      ['DELETE', '/api/user/settings/a.b', undefined, 'user settings'],
+      ['PUT', '/api/user/settings/quick_links', { a: 1 }, 'user settings'],
+      ['GET', '/api/user/settings/quick_links', undefined, 'user settings'],
+      ['DELETE', '/api/user/settings/quick_links/a.b', undefined, 'user settings'],
+      ['GET', '/api/user/dashboards', undefined, 'dashboards'],
+      ['GET', '/api/user/lastVisitedDashboards', undefined, 'dashboards'],
+      ['GET', `/api/user/dashboards/${UNKNOWN_ID}/visit`, undefined, 'dashboards'],
+      ['GET', '/api/user/mobile/session', undefined, 'mobile app sessions'],
+      ['POST', '/api/user/mobile/session', {}, 'mobile app sessions'],
+      ['DELETE', '/api/user/mobile/session', undefined, 'mobile app sessions'],
+    ];
+    for (const [method, path, body, what] of calls) {
+      const res = await api(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(501);
+      expect(res.json(), path).toMatchObject({ status: 501, errorCode: 2, message: expect.stringContaining(`dhi does not model ${what}`) });
+    }
+  });
+});
