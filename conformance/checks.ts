@@ -118,27 +118,31 @@ export function headerMatches(name: string, pattern: RegExp): Check {
 
 export type Series = Record<string, { ts: number; value: unknown }[]>;
 
+/** A key asked for without a latest value reads as one point with a null value (ThingsBoard), not a stored one. */
+const storedPoints = (series: Series, key: string) => (series[key] ?? []).filter((p) => p.value !== null);
+
 /** The latest stored value of `key` equals `expected` (JSON values may come back as their text). */
 export function storedValueEquals(series: Series, key: string, expected: unknown): Failure | undefined {
   const point = series[key]?.[0];
-  if (!point) return { check: 'storedValueEquals', expected: { [key]: expected }, actual: `no value stored for ${key}` };
+  if (!point || point.value === null) return { check: 'storedValueEquals', expected: { [key]: expected }, actual: `no value stored for ${key}` };
   return sameValue(point.value, expected) ? undefined : { check: 'storedValueEquals', expected: { [key]: expected }, actual: { [key]: point.value } };
 }
 
 export function storedTsEquals(series: Series, key: string, expected: number): Failure | undefined {
-  const ts = series[key]?.map((p) => p.ts) ?? [];
+  const ts = storedPoints(series, key).map((p) => p.ts);
   return ts.includes(expected) ? undefined : { check: 'storedTsEquals', expected: { [key]: expected }, actual: { [key]: ts } };
 }
 
 /** Every stored point of `key` carries a server timestamp from inside the request's window. */
 export function storedTsWithin(series: Series, key: string, from: number, to: number): Failure | undefined {
-  const ts = series[key]?.map((p) => p.ts) ?? [];
+  const ts = storedPoints(series, key).map((p) => p.ts);
   const ok = ts.length > 0 && ts.every((t) => t >= from && t <= to);
   return ok ? undefined : { check: 'storedTsWithin', expected: `${key}: ts in [${from}, ${to}]`, actual: { [key]: ts } };
 }
 
+/** Nothing stored for `key`: no point, or (ThingsBoard's answer for a key asked for without a latest value) only a null one. */
 export function keyNotStored(series: Series, key: string): Failure | undefined {
-  return series[key]?.length ? { check: 'keyNotStored', expected: `nothing stored for ${key}`, actual: series[key] } : undefined;
+  return storedPoints(series, key).length > 0 ? { check: 'keyNotStored', expected: `nothing stored for ${key}`, actual: series[key] } : undefined;
 }
 
 /** Attribute entries as the control API lists them: [{key, value, lastUpdateTs}]. */

@@ -17,8 +17,11 @@ export function javaDouble(n: number): string {
 /** The value as JSON text. */
 export function valueJson(e: KvEntry): string {
   switch (e.type) {
-    case 'DOUBLE':
-      return javaDouble(e.value as number);
+    case 'DOUBLE': {
+      // An aggregate can overflow to Infinity: Jackson writes NaN and the infinities as strings.
+      const text = javaDouble(e.value as number);
+      return Number.isFinite(e.value) ? text : `"${text}"`;
+    }
     case 'STRING':
       return JSON.stringify(e.value);
     case 'JSON':
@@ -48,11 +51,20 @@ export function attributeListJson(entries: readonly KvEntry[]): string {
   return `[${entries.map((e) => `{"key":${JSON.stringify(e.key)},"value":${valueJson(e)},"lastUpdateTs":${e.ts}}`).join(',')}]`;
 }
 
+/** A key asked for that has no latest value: ThingsBoard answers it with a null value. */
+export interface NoValue {
+  key: string;
+  ts: number;
+  type: null;
+  value: null;
+}
+export type TsPoint = KvEntry | NoValue;
+
 /** `{"key":[{"ts":..,"value":..}]}` in entry order: timeseries reads; values as strings unless strict. */
-export function timeseriesJson(entries: readonly KvEntry[], strict: boolean): string {
+export function timeseriesJson(entries: readonly TsPoint[], strict: boolean): string {
   const byKey = new Map<string, string[]>();
   for (const e of entries) {
-    const value = strict ? valueJson(e) : JSON.stringify(valueString(e));
+    const value = e.type === null ? 'null' : strict ? valueJson(e) : JSON.stringify(valueString(e));
     const point = `{"ts":${e.ts},"value":${value}}`;
     const points = byKey.get(e.key);
     if (points) points.push(point);

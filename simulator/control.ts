@@ -108,7 +108,7 @@ export function createControl(options: ControlOptions): Control {
       if (reply.status !== 200 && reply.status !== 404) throw new ControlError(`delete device ${id}`, reply.status, reply.body);
     },
     setShared(deviceId, values) {
-      return control.call('POST', fill(t.saveDeviceAttributes, { deviceId, scope: 'SHARED_SCOPE' }), values);
+      return control.call('POST', fill(t.saveDeviceAttributes, { entityType: 'DEVICE', entityId: deviceId, scope: 'SHARED_SCOPE' }), values);
     },
     rpcTwoWay(deviceId, api, request) {
       const template = api === 'v1' ? t.sendRpcV1 : t.sendRpcV2;

@@ -4,42 +4,52 @@
 // device transport setting).
 import { appendEntries } from '../kv-values.js';
 import { badRequest } from '../errors.js';
-import { validatedDevice } from './entities.js';
+import { entityRef, telemetryDevice } from './telemetry-entity.js';
+import { requestKeys } from './request-keys.js';
 import type { ServerContext } from '../context.js';
 import { sendJsonText, type Handler, type Handlers } from '../handler.js';
 import { attributeListJson } from '../kv-json.js';
 import type { KvEntry, Scope } from '../store/types.js';
 
-interface DevicePath {
-  deviceId: string;
+interface ScopePath {
   scope: Scope;
 }
 
 /** ThingsBoard's AttributeScope order, in which it reads every scope. */
 const ALL_SCOPES: Scope[] = ['CLIENT_SCOPE', 'SERVER_SCOPE', 'SHARED_SCOPE'];
 
+interface KeysQuery {
+  keys?: string;
+  key?: string[];
+}
 
-export const splitKeys = (keys: string | undefined): string[] | undefined =>
-  keys === undefined ? undefined : keys.split(',').map((k) => k.trim()).filter((k) => k !== '');
+/** The keys of an attribute read (all when none); a blank one is refused as BaseAttributesService refuses it. */
+function checkedKeys(keys: string[]): string[] | undefined {
+  const blank = keys.find((k) => k.trim() === '');
+  if (blank !== undefined) throw badRequest(`Incorrect attribute key ${blank}`);
+  return keys.length > 0 ? keys : undefined;
+}
 
 export function attributeHandlers({ store, attributes }: ServerContext): Handlers {
   const save: Handler = async (request, reply) => {
-    const { deviceId, scope } = request.params as DevicePath;
-    validatedDevice(store, deviceId);
+    const { scope } = request.params as ScopePath;
+    const ref = entityRef(request.params);
     const entries: KvEntry[] = [];
     appendEntries(request.body as Record<string, unknown>, Date.now(), false, entries);
     if (entries.length === 0) throw badRequest('No attributes data found in request body!');
-    if (entries.some((e) => e.key.trim() === '')) throw badRequest('Key cannot be empty or contains only spaces');
-    await attributes.save(deviceId, scope, entries);
+    if (entries.some((e) => e.key.trim() === '')) throw badRequest('Key cannot be blank');
+    const { id } = telemetryDevice(store, ref, 'WRITE_ATTRIBUTES');
+    await attributes.save(id, scope, entries);
     return reply.code(200).send();
   };
 
   const remove: Handler = async (request, reply) => {
-    const { deviceId, scope } = request.params as DevicePath;
-    validatedDevice(store, deviceId);
-    const keys = splitKeys((request.query as { keys: string }).keys) ?? [];
-    if (keys.length === 0) throw badRequest('Empty keys: keys');
-    await attributes.remove(deviceId, scope, keys);
+    const { scope } = request.params as ScopePath;
+    const keys = requestKeys(request.query as KeysQuery);
+    const ref = entityRef(request.params);
+    if (keys.length === 0) throw badRequest('Empty keys: []');
+    const { id } = telemetryDevice(store, ref, 'WRITE_ATTRIBUTES');
+    await attributes.remove(id, scope, keys);
     return reply.code(200).send();
   };
 
@@ -51,19 +61,17 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
     deleteDeviceAttributesByDeviceId: remove,
 
     getDeviceAttributes(request, reply) {
-      const { deviceId, scope } = request.params as DevicePath;
-      validatedDevice(store, deviceId);
-      const keys = splitKeys((request.query as { keys?: string }).keys);
-      const found = store.attributes(deviceId, scope, keys?.length ? keys : undefined);
-      return sendJsonText(reply, 200, attributeListJson(found));
+      const { scope } = request.params as ScopePath;
+      const requested = requestKeys(request.query as KeysQuery);
+      const { id } = telemetryDevice(store, entityRef(request.params), 'READ_ATTRIBUTES');
+      return sendJsonText(reply, 200, attributeListJson(store.attributes(id, scope, checkedKeys(requested))));
     },
 
     getAllDeviceAttributes(request, reply) {
-      const { deviceId } = request.params as DevicePath;
-      validatedDevice(store, deviceId);
-      const keys = splitKeys((request.query as { keys?: string }).keys);
-      const found = ALL_SCOPES.flatMap((scope) => store.attributes(deviceId, scope, keys?.length ? keys : undefined));
-      return sendJsonText(reply, 200, attributeListJson(found));
+      const requested = requestKeys(request.query as KeysQuery);
+      const { id } = telemetryDevice(store, entityRef(request.params), 'READ_ATTRIBUTES');
+      const keys = checkedKeys(requested);
+      return sendJsonText(reply, 200, attributeListJson(ALL_SCOPES.flatMap((scope) => store.attributes(id, scope, keys))));
     },
   };
 }

@@ -1,11 +1,14 @@
-// Users and their JWTs: the default tenant admin, login, the bearer-token hook, user tokens, and
-// the permission guard (tenant admins may do everything but claim; customer users only claim).
+// Users and their JWTs: the default tenant admin, login, the bearer-token hook, user tokens,
+// changing a password, and the permission guard (tenant admins may do everything but claim;
+// customer users only claim). As ThingsBoard's TokenOutdatingService, a token issued (to the
+// second) before its user changed password or had the credentials disabled, or before its session
+// logged out, is refused: an access token 401 errorCode 11, a refresh token 401 errorCode 10.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import { ApiError, ErrorCode, errorBody, forbidden, notFound, unauthorized } from '../errors.js';
+import { ApiError, ErrorCode, badRequest, errorBody, forbidden, notFound, unauthorized } from '../errors.js';
 import { userJson } from './customers.js';
-import { signJwt, verifyJwt } from './jwt.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { signJwt, verifyJwt, type JwtClaims } from './jwt.js';
+import { hashPassword, PASSWORD_POLICY, policyViolation, verifyPassword } from './passwords.js';
 import type { ServerContext } from '../context.js';
 import type { Handler, Handlers } from '../handler.js';
 import type { Authority, UserRecord } from '../store/types.js';
@@ -44,13 +47,21 @@ export function createAuth({ config, store }: ServerContext): Auth {
     return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
   };
 
-  const sign = (user: UserRecord, scopes: string[], ttlSeconds: number) => {
+  const sign = (user: UserRecord, scopes: string[], ttlSeconds: number, sessionId: string) => {
     const iat = Math.floor(Date.now() / 1000);
     return signJwt(secret, {
       sub: user.email, scopes, userId: user.id, ...(user.customerId && { customerId: user.customerId }),
-      iss: ISSUER, iat, exp: iat + ttlSeconds,
+      sessionId, iss: ISSUER, iat, exp: iat + ttlSeconds,
     });
   };
+
+  /** DefaultTokenOutdatingService.isOutdated: issued in an earlier second than the user's or the session's mark. */
+  const outdated = (claims: JwtClaims): boolean => [claims.userId, claims.sessionId].some((id) => {
+    const at = id === undefined ? undefined : store.tokensOutdatedAt(id);
+    return at !== undefined && claims.iat < Math.floor(at / 1000);
+  });
+  const outdate = (id: string) => store.write(() => store.outdateTokens(id, Date.now()));
+  const notActive = () => unauthorized('User account is not active');
 
   const auth: Auth = {
     async init() {
@@ -75,12 +86,11 @@ export function createAuth({ config, store }: ServerContext): Auth {
     authenticate(request, reply, done) {
       const token = bearerOf(request);
       const check = token ? verifyJwt(secret, token) : undefined;
-      const user = check?.ok && check.claims.scopes.length === 1 && check.claims.scopes[0] !== 'REFRESH_TOKEN'
-        ? store.userById(check.claims.userId)
-        : undefined;
-      if (!user) {
-        // ThingsBoard: JWT_TOKEN_EXPIRED (11) for an expired token, AUTHENTICATION (10) otherwise.
-        const expired = check && !check.ok && check.expired;
+      const claims = check?.ok && check.claims.scopes.length === 1 && check.claims.scopes[0] !== 'REFRESH_TOKEN' ? check.claims : undefined;
+      const user = claims && store.userById(claims.userId);
+      if (!user || outdated(claims)) {
+        // ThingsBoard: JWT_TOKEN_EXPIRED (11) for an expired or outdated token, AUTHENTICATION (10) otherwise.
+        const expired = (check && !check.ok && check.expired) || user !== undefined;
         reply.code(401).send(expired
           ? errorBody(401, 11, 'Token has expired')
           : errorBody(401, ErrorCode.AUTHENTICATION, 'Authentication failed'));
@@ -90,10 +100,13 @@ export function createAuth({ config, store }: ServerContext): Auth {
       done();
     },
 
-    tokenPair: (user) => ({
-      token: sign(user, [user.authority], config.jwtTtlSeconds),
-      refreshToken: sign(user, ['REFRESH_TOKEN'], REFRESH_TTL_SECONDS),
-    }),
+    tokenPair(user) {
+      const sessionId = randomUUID();
+      return {
+        token: sign(user, [user.authority], config.jwtTtlSeconds, sessionId),
+        refreshToken: sign(user, ['REFRESH_TOKEN'], REFRESH_TTL_SECONDS, sessionId),
+      };
+    },
 
     allow: (authorities, handler) => (request, reply) => {
       if (!authorities.includes(request.user.authority)) {
@@ -106,6 +119,8 @@ export function createAuth({ config, store }: ServerContext): Auth {
       async login(request, reply) {
         const { username, password } = request.body as { username: string; password: string };
         const user = store.userByEmail(username);
+        // SystemSecurityService.validateUserCredentials: disabled credentials before the password.
+        if (user && !store.userCredentialsEnabled(user.id)) throw notActive();
         // An unknown user costs the same scrypt as a known one: the timing does not tell them apart.
         const verified = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
         if (!user || !verified) {
@@ -123,6 +138,9 @@ export function createAuth({ config, store }: ServerContext): Auth {
           if (!check.ok && check.expired) throw new ApiError(401, 11, 'Token has expired');
           throw unauthorized('Invalid refresh token');
         }
+        // RefreshTokenAuthenticationProvider: disabled credentials, then an outdated token.
+        if (!store.userCredentialsEnabled(user.id)) throw notActive();
+        if (check.ok && outdated(check.claims)) throw unauthorized('Token is outdated');
         return reply.code(200).send(auth.tokenPair(user));
       },
 
@@ -130,9 +148,34 @@ export function createAuth({ config, store }: ServerContext): Auth {
         return reply.code(200).send(userJson(request.user));
       },
 
-      // JWTs are not stored: ThingsBoard's logout only records the event.
-      logout(_request, reply) {
+      // ThingsBoard's UserSessionInvalidationEvent: the session's tokens (this pair) are outdated.
+      async logout(request, reply) {
+        const check = verifyJwt(secret, bearerOf(request) ?? '');
+        if (check.ok && check.claims.sessionId) await outdate(check.claims.sessionId);
         return reply.code(200).send();
+      },
+
+      /**
+       * AuthController.changePassword: the current password must match, the new one follow the
+       * policy and differ; the user's earlier tokens are outdated and a new pair is the answer.
+       */
+      async changePassword(request, reply) {
+        const { currentPassword, newPassword } = request.body as { currentPassword: string; newPassword: string };
+        const user = request.user;
+        if (!(await verifyPassword(currentPassword, user.passwordHash))) throw badRequest("Current password doesn't match!");
+        const violation = policyViolation(newPassword);
+        if (violation) throw badRequest(violation);
+        if (await verifyPassword(newPassword, user.passwordHash)) throw badRequest('New password should be different from existing!');
+        const passwordHash = await hashPassword(newPassword);
+        await store.write(() => {
+          store.updateUser({ ...user, passwordHash });
+          store.outdateTokens(user.id, Date.now());
+        });
+        return reply.code(200).send(auth.tokenPair(user));
+      },
+
+      getUserPasswordPolicy(_request, reply) {
+        return reply.code(200).send(PASSWORD_POLICY);
       },
 
       getUserToken(request, reply) {

@@ -2,7 +2,7 @@
 // users). Users created here have no password; a tenant admin obtains their JWT
 // (GET /api/user/{id}/token).
 import { randomUUID } from 'node:crypto';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import { entityId, orNotFound, NULL_UUID, pageData, pageQuery, refId, uuidList, type EntityId } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -34,6 +34,13 @@ export const userJson = (u: UserRecord) => ({
 
 const foundCustomer = (store: Store, id: string): CustomerRecord => orNotFound(store.customerById(id), 'Customer', id);
 const foundUser = (store: Store, id: string): UserRecord => orNotFound(store.userById(id), 'User', id);
+
+/** The users among the ids that exist (ThingsBoard skips the others). */
+const usersByIds = (store: Store, ids: string) =>
+  uuidList(ids).flatMap((id) => {
+    const user = store.userById(id);
+    return user ? [userJson(user)] : [];
+  });
 
 /** The customers among the ids that exist (ThingsBoard skips the others). */
 const customersByIds = (store: Store, ids: string) =>
@@ -153,9 +160,40 @@ export function customerHandlers({ store }: ServerContext): Handlers {
     },
 
     getUsers(request, reply) {
+      const query = request.query as { userIds?: string };
+      // ThingsBoard maps the same path with `userIds` to a plain list of those users.
+      if (query.userIds !== undefined) return reply.code(200).send(usersByIds(store, query.userIds));
       // ThingsBoard findUsersByTenantId: every user of the tenant, its customers' users included.
-      const page = pageQuery(request.query, 'users');
+      const page = pageQuery(query, 'users');
       return reply.code(200).send(pageData(store.listUsers(page), page, userJson));
+    },
+
+    getUsersByIds(request, reply) {
+      return reply.code(200).send(usersByIds(store, (request.query as { userIds: string }).userIds));
+    },
+
+    findUsersByQuery(request, reply) {
+      const page = pageQuery(request.query, 'users');
+      return reply.code(200).send(pageData(store.listUsers(page), page, (u) => ({
+        id: entityId('USER', u.id), email: u.email, firstName: u.firstName, lastName: u.lastName,
+      })));
+    },
+
+    // SYS_ADMIN only in ThingsBoard: the permission guard refuses every dhi user (index.ts).
+    getTenantAdmins() {
+      throw forbidden("You don't have permission to perform this operation!");
+    },
+
+    /** Disabling outdates the user's tokens (ThingsBoard's UserCredentialsInvalidationEvent). */
+    async setUserCredentialsEnabled(request, reply) {
+      const { userId } = request.params as { userId: string };
+      const { userCredentialsEnabled } = request.query as { userCredentialsEnabled: boolean };
+      foundUser(store, userId);
+      await store.write(() => {
+        store.setUserCredentialsEnabled(userId, userCredentialsEnabled);
+        if (!userCredentialsEnabled) store.outdateTokens(userId, Date.now());
+      });
+      return reply.code(200).send();
     },
 
     getUserTokenAccessEnabled(_request, reply) {

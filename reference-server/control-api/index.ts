@@ -7,7 +7,7 @@ import { customerHandlers } from './customers.js';
 import { deviceHandlers } from './devices.js';
 import { deviceDirectoryHandlers } from './device-directory.js';
 import { credentialsHandlers } from './credentials.js';
-import { notModelledHandlers } from './not-modelled.js';
+import { NOAUTH_NOT_MODELLED, notModelledHandlers, OWN_USER_NOT_MODELLED } from './not-modelled.js';
 import { attributeHandlers } from './attributes.js';
 import { telemetryHandlers } from './telemetry.js';
 import { timeseriesHandlers } from './timeseries.js';
@@ -32,12 +32,15 @@ export interface ControlApi {
 }
 
 /** Who may call what: tenant admins everything but claiming, customer users only claiming. */
-const PUBLIC = new Set(['login', 'refreshToken']);
+const PUBLIC = new Set(['login', 'refreshToken', 'getUserPasswordPolicy', ...NOAUTH_NOT_MODELLED]);
 const AUTHORITIES: Record<string, Authority[]> = {
   claimDevice: ['CUSTOMER_USER'],
   reclaimDevice: ['TENANT_ADMIN', 'CUSTOMER_USER'],
   getCurrentUser: ['TENANT_ADMIN', 'CUSTOMER_USER'],
   logout: ['TENANT_ADMIN', 'CUSTOMER_USER'],
+  changePassword: ['TENANT_ADMIN', 'CUSTOMER_USER'],
+  getTenantAdmins: [],
+  ...Object.fromEntries(OWN_USER_NOT_MODELLED.map((id): [string, Authority[]] => [id, ['TENANT_ADMIN', 'CUSTOMER_USER']])),
 };
 
 export function createControlApi(ctx: ServerContext): ControlApi {

@@ -7,6 +7,8 @@ export interface JwtClaims {
   scopes: string[];
   userId: string;
   customerId?: string;
+  /** A new one for every token pair (ThingsBoard's JwtTokenFactory); logging out outdates it. */
+  sessionId?: string;
   iss: string;
   iat: number;
   exp: number;

@@ -1,5 +1,6 @@
 // Endpoints of the covered ThingsBoard controllers that are about things dhi does not model (edges,
-// public customers, other tenants, entity relations, CSV import, activation e-mail). They exist, so
+// public customers, other tenants, entity relations, CSV import, activation and password reset by
+// e-mail, alarms, dashboards, user settings, mobile app sessions). They exist, so
 // that a REST client meets ThingsBoard's error JSON naming what is left out instead of a bare 404;
 // the status is 501 (the server does not support the function), errorCode 2 (general).
 import { ApiError, ErrorCode } from '../errors.js';
@@ -17,7 +18,34 @@ export const NOT_MODELLED: Record<string, string> = {
   sendActivationMail: 'user activation (e-mail)',
   getActivationLink: 'user activation (e-mail)',
   getActivationLinkInfo: 'user activation (e-mail)',
+  checkActivateToken: 'user activation (e-mail)',
+  activateUser: 'user activation (e-mail)',
+  requestResetPasswordByEmail: 'password reset by e-mail',
+  checkResetToken: 'password reset by e-mail',
+  resetPassword: 'password reset by e-mail',
+  getUsersForAssign: 'alarms',
+  saveUserSettings: 'user settings (the web UI\'s per-user settings)',
+  putUserSettings: 'user settings (the web UI\'s per-user settings)',
+  getUserSettings: 'user settings (the web UI\'s per-user settings)',
+  putGeneralUserSettings: 'user settings (the web UI\'s per-user settings)',
+  getGeneralUserSettings: 'user settings (the web UI\'s per-user settings)',
+  deleteGeneralUserSettings: 'user settings (the web UI\'s per-user settings)',
+  putUserSettingsByType: 'user settings (the web UI\'s per-user settings)',
+  getUserSettingsByType: 'user settings (the web UI\'s per-user settings)',
+  deleteUserSettingsByType: 'user settings (the web UI\'s per-user settings)',
+  getUserDashboardsInfo: 'dashboards',
+  getLastVisitedDashboards: 'dashboards',
+  reportUserDashboardAction: 'dashboards',
+  getMobileSession: 'mobile app sessions',
+  saveMobileSession: 'mobile app sessions',
+  removeMobileSession: 'mobile app sessions',
 };
+
+/** UserController's calls about the caller's own things: any user may call them (and gets 501). */
+export const OWN_USER_NOT_MODELLED = Object.keys(NOT_MODELLED).filter((id) => /Settings|Dashboard|MobileSession|UsersForAssign/.test(id));
+
+/** AuthController's /api/noauth/... calls among them: answered without a token, as in ThingsBoard. */
+export const NOAUTH_NOT_MODELLED = ['checkActivateToken', 'activateUser', 'requestResetPasswordByEmail', 'checkResetToken', 'resetPassword'];
 
 export function notModelledHandlers(): Handlers {
   return Object.fromEntries(Object.entries(NOT_MODELLED).map(([operationId, what]) => {

@@ -18,3 +18,20 @@ export async function verifyPassword(password: string, stored: string | null): P
   const expected = Buffer.from(hash, 'hex');
   return expected.length === actual.length && timingSafeEqual(actual, expected);
 }
+
+/**
+ * ThingsBoard's default password policy (DefaultSecuritySettingsService: 6 to 72 characters, the
+ * other rules unset), as GET /api/noauth/userPasswordPolicy answers it.
+ */
+export const PASSWORD_POLICY = {
+  minimumLength: 6, maximumLength: 72, minimumUppercaseLetters: null, minimumLowercaseLetters: null,
+  minimumDigits: null, minimumSpecialCharacters: null, allowWhitespaces: true,
+  forceUserToResetPasswordIfNotValid: false, passwordExpirationPeriodDays: null, passwordReuseFrequencyDays: null,
+};
+
+/** The policy's violation as Passay words it (SystemSecurityService.validatePasswordByPolicy), or undefined. */
+export function policyViolation(password: string): string | undefined {
+  if (password.length < PASSWORD_POLICY.minimumLength) return `Password must be ${PASSWORD_POLICY.minimumLength} or more characters in length.`;
+  if (password.length > PASSWORD_POLICY.maximumLength) return `Password must be no more than ${PASSWORD_POLICY.maximumLength} characters in length.`;
+  return undefined;
+}

@@ -1,48 +1,60 @@
-// Telemetry reads (ThingsBoard TelemetryController.getTimeseries): the latest value per key, or a
-// range newest first (orderBy ASC on request) with `limit` per key. Values are strings, as Java
-// prints them, unless useStrictDataTypes=true.
+// Telemetry reads (ThingsBoard TelemetryController.getLatestTimeseries, getTimeseries and
+// getTimeseriesHistory). Without both startTs and endTs: the latest value of each key asked for (a
+// key without one answers {"ts": now, "value": null}, as ThingsBoard's latest store does), or of
+// every key; with them: a range, raw or aggregated (aggregation.ts). Values are strings, as Java
+// prints them, unless useStrictDataTypes=true. Keys come from repeated `key` parameters, else from
+// `keys` split at commas as Java's String.split does (kept as sent, trailing empty ones dropped).
 import { badRequest } from '../errors.js';
-import { splitKeys } from './attributes.js';
-import { validatedDevice } from './entities.js';
+import { aggregationOf, readRange, type IntervalType } from './aggregation.js';
+import { entityRef, telemetryDevice } from './telemetry-entity.js';
 import type { ServerContext } from '../context.js';
-import { sendJsonText, type Handlers } from '../handler.js';
-import { timeseriesJson } from '../kv-json.js';
+import { sendJsonText, type Handler, type Handlers } from '../handler.js';
+import { timeseriesJson, type TsPoint } from '../kv-json.js';
 import type { KvEntry } from '../store/types.js';
+import { requestKeys } from './request-keys.js';
 
 interface TimeseriesQuery {
   keys?: string;
+  key?: string[];
   startTs?: number;
   endTs?: number;
-  limit?: number;
-  orderBy?: 'ASC' | 'DESC';
-  useStrictDataTypes?: boolean;
+  interval: number;
+  intervalType?: IntervalType;
+  timeZone?: string;
+  limit: number;
+  agg: string;
+  orderBy: string;
+  useStrictDataTypes: boolean;
 }
 
-const DEFAULT_LIMIT = 100;
-
 export function telemetryHandlers({ store }: ServerContext): Handlers {
+  const latest = (deviceId: string, keys: string[]): TsPoint[] => {
+    if (keys.length === 0) return store.latestTelemetry(deviceId);
+    const blank = keys.find((k) => k.trim() === '');
+    if (blank !== undefined) throw badRequest(`Incorrect key ${blank}`);
+    const found = new Map<string, KvEntry>(store.latestTelemetry(deviceId, keys).map((e) => [e.key, e]));
+    const now = Date.now();
+    return keys.map((key) => found.get(key) ?? { key, ts: now, type: null, value: null });
+  };
+
+  const history: Handler = (request, reply) => {
+    const query = request.query as TimeseriesQuery & { startTs: number; endTs: number };
+    const keys = requestKeys(query);
+    const ref = entityRef(request.params);
+    const agg = aggregationOf(query.agg);
+    const { id } = telemetryDevice(store, ref, 'READ_TELEMETRY');
+    return sendJsonText(reply, 200, timeseriesJson(readRange(store, id, { ...query, keys, agg }), query.useStrictDataTypes));
+  };
+
   return {
     getDeviceTimeseries(request, reply) {
-      const { deviceId } = request.params as { deviceId: string };
-      validatedDevice(store, deviceId);
       const query = request.query as TimeseriesQuery;
-      let keys = splitKeys(query.keys);
-      if (!keys?.length) keys = undefined;
-      let entries: KvEntry[];
-      if (query.startTs === undefined && query.endTs === undefined) {
-        entries = store.latestTelemetry(deviceId, keys);
-      } else {
-        if (query.startTs === undefined || query.endTs === undefined) throw badRequest('startTs and endTs go together');
-        if (query.startTs > query.endTs) throw badRequest('startTs must not be after endTs');
-        entries = store.telemetryRange(deviceId, {
-          keys: keys ?? store.latestTelemetry(deviceId).map((e) => e.key),
-          startTs: query.startTs,
-          endTs: query.endTs,
-          limit: query.limit ?? DEFAULT_LIMIT,
-          order: query.orderBy ?? 'DESC',
-        });
-      }
-      return sendJsonText(reply, 200, timeseriesJson(entries, query.useStrictDataTypes === true));
+      // Spring maps the request to the range read only when both parameters are present.
+      if (query.startTs !== undefined && query.endTs !== undefined) return history(request, reply);
+      const keys = requestKeys(query);
+      const { id } = telemetryDevice(store, entityRef(request.params), 'READ_TELEMETRY');
+      return sendJsonText(reply, 200, timeseriesJson(latest(id, keys), query.useStrictDataTypes));
     },
+    getTimeseriesHistory: history,
   };
 }

@@ -3,8 +3,8 @@
 // device API parses them), and deleting them. Reads of values live in telemetry.ts and attributes.ts.
 import { appendRecord } from '../device-api/telemetry.js';
 import { badRequest } from '../errors.js';
-import { splitKeys } from './attributes.js';
-import { validatedDevice } from './entities.js';
+import { requestKeys } from './request-keys.js';
+import { entityRef, telemetryDevice, type TelemetryOperation } from './telemetry-entity.js';
 import type { ServerContext } from '../context.js';
 import type { Handler, Handlers } from '../handler.js';
 import type { KvEntry, Scope, TelemetryDelete } from '../store/types.js';
@@ -13,6 +13,7 @@ type Body = Record<string, unknown>;
 
 interface DeleteQuery {
   keys?: string;
+  key?: string[];
   deleteAllDataForKeys: boolean;
   startTs?: number;
   endTs?: number;
@@ -23,34 +24,35 @@ interface DeleteQuery {
 export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
   const insert = (batch: { deviceId: string; entries: KvEntry[] }) => store.insertTelemetry(batch.deviceId, batch.entries);
   const remove = (arg: { deviceId: string; keys: string[]; query: TelemetryDelete }) => store.deleteTelemetry(arg.deviceId, arg.keys, arg.query);
-  const deviceId = (params: unknown) => validatedDevice(store, (params as { deviceId: string }).deviceId).id;
+  const deviceId = (params: unknown, operation: TelemetryOperation) => telemetryDevice(store, entityRef(params), operation).id;
 
   // The scope in the path is ThingsBoard's "ANY", and a TTL only matters to its Cassandra store:
   // both are accepted and not used.
   const save: Handler = async (request, reply) => {
-    const id = deviceId(request.params);
+    const ref = entityRef(request.params);
     const now = Date.now();
     const entries: KvEntry[] = [];
     const body = request.body as Body | Body[];
     if (Array.isArray(body)) for (const record of body) appendRecord(record, now, config.typeCast, entries);
     else appendRecord(body, now, config.typeCast, entries);
     if (entries.length === 0) throw badRequest('No time series data found in request body!');
+    const { id } = telemetryDevice(store, ref, 'WRITE_TELEMETRY');
     await store.write(insert, { deviceId: id, entries });
     return reply.code(200).send();
   };
 
   return {
     getTimeseriesKeys(request, reply) {
-      return reply.code(200).send(store.telemetryKeys(deviceId(request.params)));
+      return reply.code(200).send(store.telemetryKeys(deviceId(request.params, 'READ_TELEMETRY')));
     },
 
     getAttributeKeys(request, reply) {
-      return reply.code(200).send(store.attributeKeys(deviceId(request.params)));
+      return reply.code(200).send(store.attributeKeys(deviceId(request.params, 'READ_ATTRIBUTES')));
     },
 
     getAttributeKeysByScope(request, reply) {
       const { scope } = request.params as { scope: Scope };
-      return reply.code(200).send(store.attributeKeys(deviceId(request.params), scope));
+      return reply.code(200).send(store.attributeKeys(deviceId(request.params, 'READ_ATTRIBUTES'), scope));
     },
 
     saveDeviceTimeseries: save,
@@ -58,14 +60,15 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
 
     async deleteDeviceTimeseries(request, reply) {
       const query = request.query as DeleteQuery;
-      const keys = splitKeys(query.keys) ?? [];
+      const keys = requestKeys(query);
+      const ref = entityRef(request.params);
       if (keys.length === 0) throw badRequest(`Empty keys: ${JSON.stringify(keys)}`);
       let range: { startTs: number; endTs: number };
       if (query.deleteAllDataForKeys) range = { startTs: 0, endTs: Date.now() };
       else if (query.startTs === undefined || query.endTs === undefined) {
         throw badRequest("When deleteAllDataForKeys is false, start and end timestamp values shouldn't be empty");
       } else range = { startTs: query.startTs, endTs: query.endTs };
-      const id = deviceId(request.params);
+      const { id } = telemetryDevice(store, ref, 'WRITE_TELEMETRY');
       await store.write(remove, {
         deviceId: id, keys, query: { ...range, deleteLatest: query.deleteLatest, rewriteLatest: query.rewriteLatestIfDeleted },
       });

@@ -60,6 +60,11 @@ const MIGRATIONS: string[] = [
   CREATE INDEX devices_customer ON devices (customer_id, created_time);
   CREATE INDEX devices_profile ON devices (profile_id);
   `,
+  // Disabled user credentials, and outdated tokens (changePassword, logout, disabled credentials).
+  `
+  ALTER TABLE users ADD COLUMN credentials_enabled INTEGER NOT NULL DEFAULT 1;
+  CREATE TABLE token_outdating (id TEXT PRIMARY KEY, outdated_at INTEGER NOT NULL);
+  `,
 ];
 
 export function migrate(db: Database, defaultProfileId: string, now: number): void {

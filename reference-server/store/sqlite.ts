@@ -13,6 +13,8 @@ import {
 } from './sqlite-rows.js';
 import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
+import { createAggregation } from './sqlite-aggregate.js';
+import { createCredentialQueries } from './sqlite-credentials.js';
 import { createTelemetryInsert } from './sqlite-telemetry.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
 
@@ -52,9 +54,10 @@ export function createSqliteStore(path: string): Store {
     deleteDevice: db.prepare('DELETE FROM devices WHERE id = ?'),
     nextRpcSeq: db.prepare('UPDATE devices SET rpc_seq = rpc_seq + 1 WHERE id = ? RETURNING rpc_seq - 1 AS id'),
     latest: db.prepare('SELECT key, ts, type, value FROM telemetry_latest WHERE device_id = ? ORDER BY key'),
-    rangeAsc: db.prepare(`SELECT key, ts, type, value FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts <= ?
+    // endTs is exclusive, as in ThingsBoard's TsKvRepository.findAllWithLimit.
+    rangeAsc: db.prepare(`SELECT key, ts, type, value FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts < ?
       ORDER BY ts ASC LIMIT ?`),
-    rangeDesc: db.prepare(`SELECT key, ts, type, value FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts <= ?
+    rangeDesc: db.prepare(`SELECT key, ts, type, value FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts < ?
       ORDER BY ts DESC LIMIT ?`),
     telemetryCount: db.prepare('SELECT count(*) AS n FROM telemetry WHERE device_id = ?'),
     upsertAttribute: db.prepare(`INSERT INTO attributes (device_id, scope, key, type, value, last_update_ts)
@@ -147,6 +150,8 @@ export function createSqliteStore(path: string): Store {
 
   const store: Store = {
     ...createKeyQueries(db),
+    ...createAggregation(db),
+    ...createCredentialQueries(db),
     write: group.write,
     async close() {
       await group.close();

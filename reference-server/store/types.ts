@@ -180,6 +180,22 @@ export interface TelemetryQuery {
   order: 'ASC' | 'DESC';
 }
 
+/** ThingsBoard's aggregation functions (Aggregation, without NONE). */
+export type Aggregation = 'MIN' | 'MAX' | 'AVG' | 'SUM' | 'COUNT';
+
+/** One bucket of one key: the values with startTs <= ts < endTs. */
+export interface AggregateQuery {
+  key: string;
+  agg: Aggregation;
+  startTs: number;
+  endTs: number;
+}
+
+export interface AggregateValue {
+  type: ValueType;
+  value: KvValue;
+}
+
 export interface TelemetryDelete {
   startTs: number;
   endTs: number;
@@ -217,7 +233,12 @@ export interface Store {
   // telemetry (write-side: insertTelemetry)
   insertTelemetry(deviceId: string, entries: KvEntry[]): void;
   latestTelemetry(deviceId: string, keys?: string[]): KvEntry[];
+  /** Values with startTs <= ts < endTs, `limit` per key, in `order` of ts. */
   telemetryRange(deviceId: string, query: TelemetryQuery): KvEntry[];
+  /** One bucket aggregated as ThingsBoard's SQL store does; undefined when it has no point. */
+  aggregateTelemetry(deviceId: string, query: AggregateQuery): AggregateValue | undefined;
+  /** The ts of a key's first value with fromTs <= ts < endTs (skipping empty buckets). */
+  nextTelemetryTs(deviceId: string, key: string, fromTs: number, endTs: number): number | undefined;
   telemetryCount(deviceId: string): number;
   /** The keys with a latest value, sorted. */
   telemetryKeys(deviceId: string): string[];
@@ -285,6 +306,13 @@ export interface Store {
   customerByTitle(title: string): CustomerRecord | undefined;
   listCustomers(query: ListQuery): Page<CustomerRecord>;
   insertUser(user: UserRecord): void;
+  /** Write-side. A user whose credentials are disabled cannot log in or refresh a token. */
+  setUserCredentialsEnabled(id: string, enabled: boolean): void;
+  /** True for a user that does not exist (nothing to refuse). */
+  userCredentialsEnabled(id: string): boolean;
+  /** Write-side: tokens of this user or session issued before `at` (ms) are refused from now on. */
+  outdateTokens(id: string, at: number): void;
+  tokensOutdatedAt(id: string): number | undefined;
   updateUser(user: UserRecord): void;
   userById(id: string): UserRecord | undefined;
   userByEmail(email: string): UserRecord | undefined;

@@ -68,7 +68,8 @@ describe('auth', () => {
     expect((await call(server.httpUrl, 'POST', '/api/auth/token', { refreshToken: 'garbage' })).json()).toMatchObject({ status: 401, errorCode: 10 });
     expect((await call(server.httpUrl, 'GET', '/api/auth/user', undefined, { 'x-authorization': `Bearer ${refreshToken}` })).status).toBe(401);
     expect((await call(server.httpUrl, 'POST', '/api/auth/token', {})).status).toBe(400);
-    expect((await api('POST', '/api/auth/logout')).status).toBe(200);
+    // Logging out outdates that session only (control-passwords.test.ts): the session of `api` goes on.
+    expect((await client(server, token)('POST', '/api/auth/logout')).status).toBe(200);
   });
 
   it('lets a customer user read itself', async () => {
@@ -78,5 +79,75 @@ describe('auth', () => {
     const me = client(server, pair.token);
     expect((await me('GET', '/api/auth/user')).json()).toMatchObject({ id: { id: userId }, authority: 'CUSTOMER_USER' });
     expect((await me('GET', '/api/users?pageSize=10')).status).toBe(403);
+  });
+});
+
+describe('users by ids, as e-mail infos, and with their credentials disabled', () => {
+  it('lists users by ids at /users and /users/list, leaving unknown ids out', async () => {
+    const c = await newCustomer('Ids Customer');
+    const [u1, u2] = [await newUser('ids-1@x.example', c), await newUser('ids-2@x.example', c)];
+    for (const path of [`/api/users?userIds=${u1},${UNKNOWN_ID},${u2}`, `/api/users/list?userIds=${u2},${u1}`]) {
+      const users = (await api('GET', path)).json() as { id: { id: string }; email: string }[];
+      expect(users.map((u) => u.email).sort(), path).toEqual(['ids-1@x.example', 'ids-2@x.example']);
+    }
+    expect((await api('GET', '/api/users/list?userIds=nope')).status).toBe(400);
+  });
+
+  it('pages the tenant\'s users as {id, email, firstName, lastName}, searched by name or e-mail', async () => {
+    const c = await newCustomer('Info Customer');
+    const id = await newUser('info-person@x.example', c);
+    const page = (await api('GET', '/api/users/info?pageSize=10&textSearch=INFO-PERSON')).json() as { data: unknown[]; totalElements: number };
+    expect(page).toEqual({ data: [{ id: { entityType: 'USER', id }, email: 'info-person@x.example', firstName: 'F', lastName: null }], totalPages: 1, totalElements: 1, hasNext: false });
+  });
+
+  it('refuses the tenant admins of a tenant (a system administrator\'s call) with 403', async () => {
+    const res = await api('GET', `/api/tenant/${UNKNOWN_ID}/users?pageSize=10`);
+    expect(res.json()).toMatchObject({ status: 403, errorCode: 20, message: "You don't have permission to perform this operation!" });
+  });
+
+  it('disables a user\'s credentials: no login or refresh, earlier tokens refused; enabling them lets the user in again', async () => {
+    const created = (await api('POST', '/api/user', { email: 'disabled@x.example', authority: 'TENANT_ADMIN' })).json() as { id: { id: string } };
+    const userId = created.id.id;
+    const { hashPassword } = await import('../control-api/passwords.js');
+    const user = server.ctx.store.userById(userId)!;
+    const passwordHash = await hashPassword('pass-word');
+    await server.ctx.store.write(() => server.ctx.store.updateUser({ ...user, passwordHash }));
+    const login = () => call(server.httpUrl, 'POST', '/api/auth/login', { username: 'disabled@x.example', password: 'pass-word' });
+    const pair = (await login()).json() as { refreshToken: string };
+    expect((await api('POST', `/api/user/${userId}/userCredentialsEnabled?userCredentialsEnabled=false`)).status).toBe(200);
+    expect((await login()).json()).toMatchObject({ status: 401, errorCode: 10, message: 'User account is not active' });
+    expect((await call(server.httpUrl, 'POST', '/api/auth/token', { refreshToken: pair.refreshToken })).json())
+      .toMatchObject({ status: 401, message: 'User account is not active' });
+    expect((await api('POST', `/api/user/${userId}/userCredentialsEnabled`)).status).toBe(200);
+    expect((await login()).status).toBe(200);
+    expect((await api('POST', `/api/user/${UNKNOWN_ID}/userCredentialsEnabled`)).status).toBe(404);
+  });
+});
+
+describe('UserController calls about what dhi does not model', () => {
+  it('answers alarms, user settings, dashboards and mobile sessions with 501 naming them', async () => {
+    const calls: ['GET' | 'POST' | 'PUT' | 'DELETE', string, object | undefined, string][] = [
+      ['GET', `/api/users/assign/${UNKNOWN_ID}?pageSize=10&page=0`, undefined, 'alarms'],
+      ['POST', '/api/user/settings', { a: 1 }, 'user settings'],
+      ['PUT', '/api/user/settings', { a: 1 }, 'user settings'],
+      ['GET', '/api/user/settings', undefined, 'user settings'],
+      ['PUT', '/api/user/settings/general', { a: 1 }, 'user settings'],
+      ['GET', '/api/user/settings/general', undefined, 'user settings'],
+      ['DELETE', '/api/user/settings/a.b', undefined, 'user settings'],
+      ['PUT', '/api/user/settings/quick_links', { a: 1 }, 'user settings'],
+      ['GET', '/api/user/settings/quick_links', undefined, 'user settings'],
+      ['DELETE', '/api/user/settings/quick_links/a.b', undefined, 'user settings'],
+      ['GET', '/api/user/dashboards', undefined, 'dashboards'],
+      ['GET', '/api/user/lastVisitedDashboards', undefined, 'dashboards'],
+      ['GET', `/api/user/dashboards/${UNKNOWN_ID}/visit`, undefined, 'dashboards'],
+      ['GET', '/api/user/mobile/session', undefined, 'mobile app sessions'],
+      ['POST', '/api/user/mobile/session', {}, 'mobile app sessions'],
+      ['DELETE', '/api/user/mobile/session', undefined, 'mobile app sessions'],
+    ];
+    for (const [method, path, body, what] of calls) {
+      const res = await api(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(501);
+      expect(res.json(), path).toMatchObject({ status: 501, errorCode: 2, message: expect.stringContaining(`dhi does not model ${what}`) });
+    }
   });
 });

@@ -258,7 +258,7 @@ export function driveRpc(data: SetupData): void {
 
 export function driveAttributes(data: SetupData): void {
   const body = { simSentAt: Date.now(), simSeq: exec.scenario.iterationInTest };
-  const res = http.post(CONTROL + path(CONTROL_PATHS.saveDeviceAttributes, { deviceId: anyDevice(data).id, scope: 'SHARED_SCOPE' }), JSON.stringify(body), {
+  const res = http.post(CONTROL + path(CONTROL_PATHS.saveDeviceAttributes, { entityType: 'DEVICE', entityId: anyDevice(data).id, scope: 'SHARED_SCOPE' }), JSON.stringify(body), {
     ...control(data),
     tags: { path: 'attributeWrite' },
   });

@@ -61,7 +61,7 @@ describe('open-model arrivals', () => {
     // a ts that arrive in the same millisecond share the server's timestamp and overwrite each
     // other (ThingsBoard keeps one value per key and ts), so the check is per distinct timestamp.
     const keys = server.ctx.store.latestTelemetry(record.id).map((e) => e.key);
-    const points = server.ctx.store.telemetryRange(record.id, { keys, startTs: 0, endTs: Date.now(), limit: 1000, order: 'ASC' });
+    const points = server.ctx.store.telemetryRange(record.id, { keys, startTs: 0, endTs: Date.now() + 1, limit: 1000, order: 'ASC' });
     const stamps = new Set(points.map((p) => p.ts));
     expect(keys).toHaveLength(3);
     expect(stamps.size).toBeGreaterThan(0);
