@@ -10,11 +10,6 @@ import { sendJsonText, type Handler, type Handlers } from '../handler.js';
 import { attributeListJson } from '../kv-json.js';
 import type { KvEntry, Scope } from '../store/types.js';
 
-interface DevicePath {
-  deviceId: string;
-  scope: Scope;
-}
-
 /** ThingsBoard's AttributeScope order, in which it reads every scope. */
 const ALL_SCOPES: Scope[] = ['CLIENT_SCOPE', 'SERVER_SCOPE', 'SHARED_SCOPE'];
 
@@ -23,21 +18,21 @@ export const splitKeys = (keys: string | undefined): string[] | undefined =>
   keys === undefined ? undefined : keys.split(',').map((k) => k.trim()).filter((k) => k !== '');
 
 export function attributeHandlers({ store, attributes }: ServerContext): Handlers {
-  const save: Handler = async (request, reply) => {
-    const { deviceId, scope } = request.params as DevicePath;
+  const save: Handler<'saveDeviceAttributes' | 'saveDeviceAttributesV1' | 'saveDeviceAttributesByDeviceId'> = async (request, reply) => {
+    const { deviceId, scope } = request.params;
     validatedDevice(store, deviceId);
     const entries: KvEntry[] = [];
-    appendEntries(request.body as Record<string, unknown>, Date.now(), false, entries);
+    appendEntries(request.body, Date.now(), false, entries);
     if (entries.length === 0) throw badRequest('No attributes data found in request body!');
     if (entries.some((e) => e.key.trim() === '')) throw badRequest('Key cannot be empty or contains only spaces');
     await attributes.save(deviceId, scope, entries);
     return reply.code(200).send();
   };
 
-  const remove: Handler = async (request, reply) => {
-    const { deviceId, scope } = request.params as DevicePath;
+  const remove: Handler<'deleteDeviceAttributes' | 'deleteDeviceAttributesByDeviceId'> = async (request, reply) => {
+    const { deviceId, scope } = request.params;
     validatedDevice(store, deviceId);
-    const keys = splitKeys((request.query as { keys: string }).keys) ?? [];
+    const keys = splitKeys(request.query.keys) ?? [];
     if (keys.length === 0) throw badRequest('Empty keys: keys');
     await attributes.remove(deviceId, scope, keys);
     return reply.code(200).send();
@@ -51,17 +46,17 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
     deleteDeviceAttributesByDeviceId: remove,
 
     getDeviceAttributes(request, reply) {
-      const { deviceId, scope } = request.params as DevicePath;
+      const { deviceId, scope } = request.params;
       validatedDevice(store, deviceId);
-      const keys = splitKeys((request.query as { keys?: string }).keys);
+      const keys = splitKeys(request.query.keys);
       const found = store.attributes(deviceId, scope, keys?.length ? keys : undefined);
       return sendJsonText(reply, 200, attributeListJson(found));
     },
 
     getAllDeviceAttributes(request, reply) {
-      const { deviceId } = request.params as DevicePath;
+      const { deviceId } = request.params;
       validatedDevice(store, deviceId);
-      const keys = splitKeys((request.query as { keys?: string }).keys);
+      const keys = splitKeys(request.query.keys);
       const found = ALL_SCOPES.flatMap((scope) => store.attributes(deviceId, scope, keys?.length ? keys : undefined));
       return sendJsonText(reply, 200, attributeListJson(found));
     },

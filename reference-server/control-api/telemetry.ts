@@ -9,23 +9,14 @@ import { sendJsonText, type Handlers } from '../handler.js';
 import { timeseriesJson } from '../kv-json.js';
 import type { KvEntry } from '../store/types.js';
 
-interface TimeseriesQuery {
-  keys?: string;
-  startTs?: number;
-  endTs?: number;
-  limit?: number;
-  orderBy?: 'ASC' | 'DESC';
-  useStrictDataTypes?: boolean;
-}
-
 const DEFAULT_LIMIT = 100;
 
 export function telemetryHandlers({ store }: ServerContext): Handlers {
   return {
     getDeviceTimeseries(request, reply) {
-      const { deviceId } = request.params as { deviceId: string };
+      const { deviceId } = request.params;
       validatedDevice(store, deviceId);
-      const query = request.query as TimeseriesQuery;
+      const { query } = request;
       let keys = splitKeys(query.keys);
       if (!keys?.length) keys = undefined;
       let entries: KvEntry[];

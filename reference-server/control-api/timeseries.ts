@@ -7,31 +7,25 @@ import { splitKeys } from './attributes.js';
 import { validatedDevice } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handler, Handlers } from '../handler.js';
-import type { KvEntry, Scope, TelemetryDelete } from '../store/types.js';
+import type { KvEntry, TelemetryDelete } from '../store/types.js';
+import type { Query } from '../../spec/types.js';
 
-type Body = Record<string, unknown>;
-
-interface DeleteQuery {
-  keys?: string;
-  deleteAllDataForKeys: boolean;
-  startTs?: number;
-  endTs?: number;
-  deleteLatest: boolean;
-  rewriteLatestIfDeleted: boolean;
-}
+type DeleteQuery = Query<'deleteDeviceTimeseries'>;
+/** The validator fills in the document's defaults of query parameters (validation.ts). */
+type DeleteFlags = Required<Pick<DeleteQuery, 'deleteAllDataForKeys' | 'deleteLatest' | 'rewriteLatestIfDeleted'>>;
 
 export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
   const insert = (batch: { deviceId: string; entries: KvEntry[] }) => store.insertTelemetry(batch.deviceId, batch.entries);
   const remove = (arg: { deviceId: string; keys: string[]; query: TelemetryDelete }) => store.deleteTelemetry(arg.deviceId, arg.keys, arg.query);
-  const deviceId = (params: unknown) => validatedDevice(store, (params as { deviceId: string }).deviceId).id;
+  const deviceId = (params: { deviceId: string }) => validatedDevice(store, params.deviceId).id;
 
   // The scope in the path is ThingsBoard's "ANY", and a TTL only matters to its Cassandra store:
   // both are accepted and not used.
-  const save: Handler = async (request, reply) => {
+  const save: Handler<'saveDeviceTimeseries' | 'saveDeviceTimeseriesWithTtl'> = async (request, reply) => {
     const id = deviceId(request.params);
     const now = Date.now();
     const entries: KvEntry[] = [];
-    const body = request.body as Body | Body[];
+    const { body } = request;
     if (Array.isArray(body)) for (const record of body) appendRecord(record, now, config.typeCast, entries);
     else appendRecord(body, now, config.typeCast, entries);
     if (entries.length === 0) throw badRequest('No time series data found in request body!');
@@ -49,15 +43,14 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
     },
 
     getAttributeKeysByScope(request, reply) {
-      const { scope } = request.params as { scope: Scope };
-      return reply.code(200).send(store.attributeKeys(deviceId(request.params), scope));
+      return reply.code(200).send(store.attributeKeys(deviceId(request.params), request.params.scope));
     },
 
     saveDeviceTimeseries: save,
     saveDeviceTimeseriesWithTtl: save,
 
     async deleteDeviceTimeseries(request, reply) {
-      const query = request.query as DeleteQuery;
+      const query = request.query as DeleteQuery & DeleteFlags;
       const keys = splitKeys(query.keys) ?? [];
       if (keys.length === 0) throw badRequest(`Empty keys: ${JSON.stringify(keys)}`);
       let range: { startTs: number; endTs: number };
