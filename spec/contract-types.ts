@@ -2347,6 +2347,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A path parameter longer than 256 characters (the longest an access token may be), refused by the router before the operation runs. */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No update or command arrived within the timeout (ThingsBoard - 408 with an empty body; clients re-poll). */
         PollTimeout: {
             headers: {
@@ -2522,6 +2531,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     getAttributes: {
@@ -2554,6 +2564,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     postAttributes: {
@@ -2578,6 +2589,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     subscribeAttributes: {
@@ -2617,6 +2629,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["PollTimeout"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     subscribeRpc: {
@@ -2656,6 +2669,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["PollTimeout"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     postClientRpc: {
@@ -2689,6 +2703,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             503: components["responses"]["NoRuleReply"];
         };
     };
@@ -2716,6 +2731,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     postClaim: {
@@ -2740,6 +2756,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     postProvision: {
@@ -2796,6 +2813,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     getSoftware: {
@@ -2824,6 +2842,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
         };
     };
     login: {

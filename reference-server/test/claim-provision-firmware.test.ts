@@ -151,10 +151,9 @@ describe('operation 10: firmware and software', () => {
     const chunks: Buffer[] = [];
     const size = 300;
     for (let chunk = 0; chunk <= Math.ceil(bytes.length / size); chunk++) {
-      const { request } = await import('undici');
-      const res = await request(`${server.httpUrl}/api/v1/${device.token}/software?title=fw&version=${ota.version}&size=${size}&chunk=${chunk}`);
-      expect(res.statusCode).toBe(200);
-      chunks.push(Buffer.from(await res.body.arrayBuffer()));
+      const res = await call(server.httpUrl, 'GET', `/api/v1/${device.token}/software?title=fw&version=${ota.version}&size=${size}&chunk=${chunk}`);
+      expect(res.status).toBe(200);
+      chunks.push(res.bytes);
     }
     expect(chunks.map((c) => c.length)).toEqual([300, 300, 300, 100, 0]);
     const joined = Buffer.concat(chunks);
