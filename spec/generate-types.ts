@@ -1,10 +1,11 @@
 // Writes spec/contract-types.ts, the TypeScript types of the contract, with openapi-typescript
-// (`npm run types`); spec/test/contract-types.test.ts fails when the checked-in file is stale.
-// A dev tool: left out of the build, so the package never loads openapi-typescript.
+// from the document as load.ts reads it (`npm run types`); spec/test/contract-types.test.ts fails
+// when the checked-in file is stale. A dev tool: left out of the build (tsconfig.build.json), so
+// the package never loads openapi-typescript.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
-import { contractPath } from './load.js';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { loadContractFrom, contractPath } from './load.js';
 
 export const typesPath = fileURLToPath(new URL('./contract-types.ts', import.meta.url));
 
@@ -16,7 +17,9 @@ const HEADER = `// Generated from spec/device-http-interface.openapi.yaml by \`n
 /** The file's text. Options: a property with a default is optional (the body validator does not
  * fill defaults in), and a free-form object is Record<string, unknown>, not an empty object. */
 export async function generateContractTypes(): Promise<string> {
-  const ast = await openapiTS(pathToFileURL(contractPath), { defaultNonNullable: false, emptyObjectsUnknown: true, silent: true });
+  // A fresh load: openapi-typescript may annotate the object it is given.
+  const { raw } = await loadContractFrom(contractPath);
+  const ast = await openapiTS(raw as OpenAPI3, { defaultNonNullable: false, emptyObjectsUnknown: true, silent: true });
   return HEADER + astToString(ast);
 }
 
