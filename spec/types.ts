@@ -3,10 +3,9 @@
 import type { components, operations } from './contract-types.js';
 
 export type OperationId = keyof operations;
-export type SchemaName = keyof components['schemas'];
 
 /** A schema of components/schemas by name: `Schema<'Device'>`. */
-export type Schema<Name extends SchemaName> = components['schemas'][Name];
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
 
 /** The operation's JSON request body. */
 export type Body<Id extends OperationId> = JsonOf<NonNullable<operations[Id]['requestBody']>>;
