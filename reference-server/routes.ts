@@ -6,7 +6,8 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { badRequest } from './errors.js';
 import { limitFor } from './payload-limits.js';
 import type { PayloadLimit } from './config.js';
-import type { Handlers } from './handler.js';
+import type { Handlers, RouteHandler } from './handler.js';
+import type { OperationId } from '../spec/types.js';
 
 export interface RouteHooks {
   /** onRequest hook for operations with an access token in the path. */
@@ -62,7 +63,8 @@ export function registerRoutes(
   limits: readonly PayloadLimit[],
 ): void {
   for (const op of operations) {
-    const handler = handlers[op.operationId];
+    // The route's schemas below are the operation's: its handler's request types hold once they pass.
+    const handler = handlers[op.operationId as OperationId] as RouteHandler | undefined;
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
     const json = op.requestBody?.contentType === 'application/json';
     const schema = {

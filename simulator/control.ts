@@ -3,6 +3,7 @@
 import { Pool } from 'undici';
 import { tlsOptions } from './http.js';
 import { fill, type ControlTemplates } from './routes.js';
+import type { Body, Ok, Schema } from '../spec/types.js';
 
 export interface ControlOptions {
   url: string;
@@ -40,8 +41,8 @@ export interface Control {
   /** The device's access token (its credentials). */
   token(deviceId: string): Promise<string>;
   deleteDevice(id: string): Promise<void>;
-  setShared(deviceId: string, values: Record<string, unknown>): Promise<ControlReply>;
-  rpcTwoWay(deviceId: string, api: 'v1' | 'v2', request: { method: string; params: unknown; timeout: number }): Promise<ControlReply>;
+  setShared(deviceId: string, values: Body<'saveDeviceAttributes'>): Promise<ControlReply>;
+  rpcTwoWay(deviceId: string, api: 'v1' | 'v2', request: Body<'sendRpcV1' | 'sendRpcV2'>): Promise<ControlReply>;
   close(): Promise<void>;
 }
 
@@ -71,9 +72,9 @@ export function createControl(options: ControlOptions): Control {
 
   const control: Control = {
     async login() {
-      const reply = await raw('POST', t.login, { username: options.username, password: options.password });
+      const reply = await raw('POST', t.login, { username: options.username, password: options.password } satisfies Body<'login'>);
       if (reply.status !== 200) throw new ControlError(`login as ${options.username}`, reply.status, reply.body);
-      const token = (JSON.parse(reply.body) as { token?: string }).token;
+      const token = (JSON.parse(reply.body) as Partial<Ok<'login'>>).token;
       if (!token) throw new ControlError('login', reply.status, 'no token in the answer');
       headers = { 'content-type': 'application/json', 'x-authorization': `Bearer ${token}` };
     },
@@ -87,21 +88,22 @@ export function createControl(options: ControlOptions): Control {
     },
     async createDevice(name, accessToken) {
       const query = accessToken ? `?accessToken=${encodeURIComponent(accessToken)}` : '';
-      const reply = await control.call('POST', t.saveDevice + query, { name, type: 'default' });
+      const reply = await control.call('POST', t.saveDevice + query, { name, type: 'default' } satisfies Body<'saveDevice'>);
       if (reply.status !== 200) throw new ControlError(`create device ${name}`, reply.status, reply.body);
-      const id = (JSON.parse(reply.body) as { id: { id: string } }).id.id;
+      const id = (JSON.parse(reply.body) as Ok<'saveDevice'>).id.id;
       return { id, token: accessToken ?? (await control.token(id)) };
     },
     async token(deviceId) {
       const reply = await control.call('GET', fill(t.getDeviceCredentials, { deviceId }));
       if (reply.status !== 200) throw new ControlError(`credentials of ${deviceId}`, reply.status, reply.body);
-      return (JSON.parse(reply.body) as { credentialsId: string }).credentialsId;
+      return (JSON.parse(reply.body) as Ok<'getDeviceCredentials'>).credentialsId;
     },
     async findDevice(name) {
       const reply = await control.call('GET', `${t.getTenantDevices}?deviceName=${encodeURIComponent(name)}`);
       if (reply.status === 404) return undefined;
       if (reply.status !== 200) throw new ControlError(`find device ${name}`, reply.status, reply.body);
-      return (JSON.parse(reply.body) as { id: { id: string } }).id.id;
+      // With deviceName, getTenantDevices answers the one device (not a page).
+      return (JSON.parse(reply.body) as Schema<'Device'>).id.id;
     },
     async deleteDevice(id) {
       const reply = await control.call('DELETE', fill(t.deleteDevice, { deviceId: id }));
@@ -112,7 +114,7 @@ export function createControl(options: ControlOptions): Control {
     },
     rpcTwoWay(deviceId, api, request) {
       const template = api === 'v1' ? t.sendRpcV1 : t.sendRpcV2;
-      return control.call('POST', fill(template, { direction: 'twoway', deviceId }), request);
+      return control.call('POST', fill(template, { deviceId }), request);
     },
     async close() {
       await pool.close();

@@ -11,6 +11,7 @@ import type { PathName, Recorder, Timing } from './metrics.js';
 import { createPayloadSource, type Values } from './profiles.js';
 import { deviceRoutes, type DeviceRoutes, type DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
+import type { Body } from '../spec/types.js';
 
 /**
  * Keys the driver writes as shared attributes: its send time (clock.ts, the machine's monotonic
@@ -234,7 +235,7 @@ export async function rpcLoop(device: VirtualDevice, ctx: DeviceContext): Promis
 export async function clientRpcLoop(device: VirtualDevice, ctx: DeviceContext, firstDelayMs: number): Promise<void> {
   const plan = ctx.scenario.clientRpc;
   if (!plan) return;
-  const body = JSON.stringify({ method: plan.method, params: {} });
+  const body = JSON.stringify({ method: plan.method, params: {} } satisfies Body<'postClientRpc'>);
   if (!(await pause(firstDelayMs, device.signal))) return;
   while (!device.signal.aborted) {
     const startedAt = monoNow();

@@ -6,6 +6,7 @@ import { Pool } from 'undici';
 import { mapConcurrent, type Control } from './control.js';
 import { tlsOptions } from './http.js';
 import { fill } from './routes.js';
+import type { Body } from '../spec/types.js';
 
 export interface FleetMember {
   index: number;
@@ -90,7 +91,7 @@ export async function createThroughProvisioning(
         method: 'POST',
         path,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ deviceName: name, provisionDeviceKey: options.key, provisionDeviceSecret: options.secret }),
+        body: JSON.stringify({ deviceName: name, provisionDeviceKey: options.key, provisionDeviceSecret: options.secret } satisfies Body<'postProvision'>),
       });
       const text = await response.body.text();
       const answer = safeParse(text) as { status?: string; credentialsValue?: string; credentialsType?: string; errorMsg?: string } | undefined;

@@ -1,6 +1,7 @@
 // Paths come from the contract (spec/load.ts), never hand-copied: the templates are read once in
 // the main process, shipped to workers as plain strings, and filled per device at creation.
 import { deviceOperations, loadContract, type Contract } from '../spec/load.js';
+import type { OperationId } from '../spec/types.js';
 
 export interface DeviceTemplates {
   telemetry: string;
@@ -13,17 +14,7 @@ export interface DeviceTemplates {
   firmware: string;
 }
 
-export type ControlOperation =
-  | 'login'
-  | 'saveDevice'
-  | 'getDeviceCredentials'
-  | 'deleteDevice'
-  | 'getTenantDevices'
-  | 'saveDeviceAttributes'
-  | 'sendRpcV1'
-  | 'sendRpcV2'
-  | 'saveDeviceProfile';
-const CONTROL_OPERATIONS: readonly ControlOperation[] = [
+const CONTROL_OPERATIONS = [
   'login',
   'saveDevice',
   'getDeviceCredentials',
@@ -33,7 +24,8 @@ const CONTROL_OPERATIONS: readonly ControlOperation[] = [
   'sendRpcV1',
   'sendRpcV2',
   'saveDeviceProfile',
-];
+] as const satisfies readonly OperationId[];
+export type ControlOperation = (typeof CONTROL_OPERATIONS)[number];
 
 export type ControlTemplates = Record<ControlOperation, string>;
 

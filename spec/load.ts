@@ -38,6 +38,8 @@ export interface Operation {
 
 export interface Contract {
   document: OpenAPIV3_1.Document;
+  /** The document as written ($refs kept), for the TypeScript types (generate-types.ts). */
+  raw: OpenAPIV3_1.Document;
   operations: Operation[];
   byId: Map<string, Operation>;
 }
@@ -137,9 +139,10 @@ export async function loadContractFrom(file: string): Promise<Contract> {
   }
   if (!document) throw new ContractError(problems);
   const operations = collectOperations(document, problems);
-  problems.push(...schemaProblems((await SwaggerParser.parse(file)) as OpenAPIV3_1.Document));
+  const raw = (await SwaggerParser.parse(file)) as OpenAPIV3_1.Document;
+  problems.push(...schemaProblems(raw));
   if (problems.length) throw new ContractError(problems);
-  return { document, operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
+  return { document, raw, operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
 }
 
 function problemsOf(error: unknown): string[] {

@@ -4,6 +4,9 @@ import type { Case, CaseRun, Failure } from '../case.js';
 import type { Reply } from '../client.js';
 import { bodyHasEntries, bodyTextIs, checkAll, isObject, statusIs, statusIsSuccess } from '../checks.js';
 import { json, op } from './kit.js';
+import type { Schema } from '../../spec/types.js';
+
+type KeyValues = Schema<'KeyValues'>;
 
 type Groups = Record<string, Record<string, unknown>>;
 
@@ -32,7 +35,7 @@ function absentEverywhere(reply: Reply, keys: string[], check: string): Failure 
 }
 
 /** The device uploads `client`; the server side sets `shared` (and `server`). */
-async function seed(t: CaseRun, client: Record<string, unknown>, shared: Record<string, unknown>, server?: Record<string, unknown>): Promise<string> {
+async function seed(t: CaseRun, client: Record<string, unknown>, shared: KeyValues, server?: KeyValues): Promise<string> {
   const [d] = t.devices;
   t.expect(statusIsSuccess()(await t.device(op.postAttributes(d.token, json(client)))));
   await t.control.setAttributes(d.id, 'SHARED_SCOPE', shared);

@@ -4,18 +4,11 @@ import type { DeviceFixture } from '../case.js';
 import type { Reply } from '../client.js';
 import type { Series } from '../checks.js';
 import { bodyOf, call, type ControlContext } from './call.js';
+import type { Body, Ok, PathParams, Schema } from '../../spec/types.js';
 
-export type Scope = 'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE';
-export interface AttributeEntry {
-  key: string;
-  value: unknown;
-  lastUpdateTs: number;
-}
-interface EntityId {
-  entityType: string;
-  id: string;
-}
-export type DeviceBody = Record<string, unknown> & { id: EntityId; name: string; deviceProfileId: EntityId };
+export type Scope = PathParams<'getDeviceAttributes'>['scope'];
+export type AttributeEntry = Schema<'AttributeEntry'>;
+export type DeviceBody = Schema<'Device'>;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -29,7 +22,7 @@ const telemetry = (id: string) => `/api/plugins/telemetry/DEVICE/${id}`;
 export function deviceApi(ctx: ControlContext) {
   async function createDevice(name: string, options: { profileId?: string; token?: string } = {}): Promise<DeviceFixture> {
     const token = options.token ?? randomToken();
-    const body: Record<string, unknown> = { name, type: 'default' };
+    const body: Body<'saveDevice'> = { name, type: 'default' };
     if (options.profileId) body.deviceProfileId = { entityType: 'DEVICE_PROFILE', id: options.profileId };
     const reply = await call(ctx, 'saveDevice', { method: 'POST', path: '/api/device', query: { accessToken: token }, json: body });
     const device = bodyOf<DeviceBody>(reply, 'the created device');
@@ -64,11 +57,11 @@ export function deviceApi(ctx: ControlContext) {
 
   async function credentialsToken(id: string): Promise<string> {
     const reply = await call(ctx, 'getDeviceCredentials', { method: 'GET', path: `/api/device/${id}/credentials` });
-    return bodyOf<{ credentialsId: string }>(reply, 'the credentials').credentialsId;
+    return bodyOf<Ok<'getDeviceCredentials'>>(reply, 'the credentials').credentialsId;
   }
 
   /** A string is sent as it is: JSON text keeps what a JavaScript value cannot (42.0, 9007199254740993). */
-  function setAttributes(id: string, scope: 'SHARED_SCOPE' | 'SERVER_SCOPE', values: Record<string, unknown> | string): Promise<Reply> {
+  function setAttributes(id: string, scope: PathParams<'saveDeviceAttributes'>['scope'], values: Body<'saveDeviceAttributes'> | string): Promise<Reply> {
     const path = `${telemetry(id)}/attributes/${scope}`;
     return call(ctx, 'saveDeviceAttributes', typeof values === 'string' ? { method: 'POST', path, body: values } : { method: 'POST', path, json: values });
   }

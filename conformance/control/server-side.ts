@@ -4,25 +4,26 @@ import { createHash } from 'node:crypto';
 import type { Reply } from '../client.js';
 import { bodyOf, call, ControlError, type ControlContext } from './call.js';
 import type { DeviceBody } from './devices.js';
+import type { Body, Ok, Schema } from '../../spec/types.js';
 
-export interface RpcCommand {
-  method: string;
-  params: unknown;
-  timeout?: number;
-  persistent?: boolean;
-}
+export type RpcCommand = Schema<'ServerRpcRequest'>;
+export type PackageType = Schema<'OtaPackageInput'>['type'];
+export type ProvisionType = Schema<'ProvisionConfiguration'>['type'];
 
-export type PackageType = 'FIRMWARE' | 'SOFTWARE';
-
-export type ProvisionType = 'DISABLED' | 'ALLOW_CREATE_NEW_DEVICES' | 'CHECK_PRE_PROVISIONED_DEVICES';
-
+/** What a case needs of a created package (the suite's own record, not a wire shape). */
 export interface OtaPackage {
   id: string;
   title: string;
   version: string;
   checksum: string;
-  checksumAlgorithm: string;
+  checksumAlgorithm: Schema<'ChecksumAlgorithm'>;
 }
+
+/** The contract's operation for each RPC endpoint: one-way answers 200 with no body. */
+const RPC_OPERATIONS = {
+  1: { oneway: 'sendOneWayRpcV1', twoway: 'sendRpcV1' },
+  2: { oneway: 'sendOneWayRpcV2', twoway: 'sendRpcV2' },
+} as const;
 
 export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: string): Promise<DeviceBody>; saveDevice(d: DeviceBody): Promise<DeviceBody> }) {
   /** Server-side RPC; the reply is returned whatever its status (the cases judge it). */
@@ -31,11 +32,11 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     const path = version === 1 ? `/api/plugins/rpc/${direction}/${deviceId}` : `/api/rpc/${direction}/${deviceId}`;
     const body = typeof command === 'string' ? { body: command } : { json: command };
     const timeout = typeof command === 'string' ? undefined : command.timeout;
-    return call(ctx, version === 1 ? 'sendRpcV1' : 'sendRpcV2', { method: 'POST', path, ...body, deadlineMs: (timeout ?? 10_000) + 10_000 }, 'any');
+    return call(ctx, RPC_OPERATIONS[version][direction], { method: 'POST', path, ...body, deadlineMs: (timeout ?? 10_000) + 10_000 }, 'any');
   }
 
   /** Sets a device-side RPC rule; false when the server has no dhi rules API (e.g. ThingsBoard). */
-  async function setRule(method: string, rule: { type: 'static'; reply: unknown } | { type: 'echo' }): Promise<boolean> {
+  async function setRule(method: string, rule: Body<'setRule'>): Promise<boolean> {
     const reply = await call(ctx, 'setRule', { method: 'PUT', path: `/api/dhi/rules/${encodeURIComponent(method)}`, json: rule }, [200, 404, 405]);
     if (reply.status !== 200) return false;
     ctx.cleanup(() => call(ctx, 'deleteRule', { method: 'DELETE', path: `/api/dhi/rules/${encodeURIComponent(method)}` }, [200, 404]));
@@ -43,7 +44,7 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
   }
 
   async function createPackage(input: { type: PackageType; title: string; version: string; profileId: string; bytes: Buffer; fileName: string }): Promise<OtaPackage> {
-    const info = bodyOf<{ id: { id: string } }>(
+    const info = bodyOf<Ok<'saveOtaPackageInfo'>>(
       await call(ctx, 'saveOtaPackageInfo', {
         method: 'POST',
         path: '/api/otaPackage',
@@ -53,7 +54,7 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     );
     const id = info.id.id;
     ctx.cleanup(() => call(ctx, 'deleteOtaPackage', { method: 'DELETE', path: `/api/otaPackage/${id}` }, [200, 404]));
-    const uploaded = bodyOf<{ checksum?: string; checksumAlgorithm?: string }>(
+    const uploaded = bodyOf<Ok<'uploadOtaPackage'>>(
       await call(ctx, 'uploadOtaPackage', {
         method: 'POST',
         path: `/api/otaPackage/${id}`,
@@ -80,8 +81,8 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
   /** Assigns the package to a device profile; undone after the case, before the package goes. */
   async function assignProfilePackage(profileId: string, type: PackageType, packageId: string): Promise<void> {
     const field = type === 'FIRMWARE' ? 'firmwareId' : 'softwareId';
-    const read = async () => bodyOf<Record<string, unknown>>(await call(ctx, 'getDeviceProfile', { method: 'GET', path: `/api/deviceProfile/${profileId}` }), 'the device profile');
-    const save = (profile: Record<string, unknown>) => call(ctx, 'saveDeviceProfile', { method: 'POST', path: '/api/deviceProfile', json: profile });
+    const read = async () => bodyOf<Ok<'getDeviceProfile'>>(await call(ctx, 'getDeviceProfile', { method: 'GET', path: `/api/deviceProfile/${profileId}` }), 'the device profile');
+    const save = (profile: Body<'saveDeviceProfile'>) => call(ctx, 'saveDeviceProfile', { method: 'POST', path: '/api/deviceProfile', json: profile });
     await save({ ...(await read()), [field]: { entityType: 'OTA_PACKAGE', id: packageId } });
     ctx.cleanup(async () => save({ ...(await read()), [field]: null }));
   }
@@ -103,17 +104,17 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
         },
       },
     });
-    const id = bodyOf<{ id: { id: string } }>(reply, 'the device profile').id.id;
+    const id = bodyOf<Ok<'saveDeviceProfile'>>(reply, 'the device profile').id.id;
     ctx.cleanup(() => call(ctx, 'deleteDeviceProfile', { method: 'DELETE', path: `/api/deviceProfile/${id}` }, [200, 404]));
     return id;
   }
 
   /** A customer with one CUSTOMER_USER (claiming needs one); returns that user's JWT. */
   async function createCustomerUser(title: string): Promise<{ customerId: string; jwt: string }> {
-    const customer = bodyOf<{ id: { id: string } }>(await call(ctx, 'saveCustomer', { method: 'POST', path: '/api/customer', json: { title } }), 'the customer');
+    const customer = bodyOf<Ok<'saveCustomer'>>(await call(ctx, 'saveCustomer', { method: 'POST', path: '/api/customer', json: { title } }), 'the customer');
     const customerId = customer.id.id;
     ctx.cleanup(() => call(ctx, 'deleteCustomer', { method: 'DELETE', path: `/api/customer/${customerId}` }, [200, 404]));
-    const user = bodyOf<{ id: { id: string } }>(
+    const user = bodyOf<Ok<'saveUser'>>(
       await call(ctx, 'saveUser', {
         method: 'POST',
         path: '/api/user',
@@ -122,7 +123,7 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
       }),
       'the user',
     );
-    const pair = bodyOf<{ token: string }>(await call(ctx, 'getUserToken', { method: 'GET', path: `/api/user/${user.id.id}/token` }), 'the user token');
+    const pair = bodyOf<Ok<'getUserToken'>>(await call(ctx, 'getUserToken', { method: 'GET', path: `/api/user/${user.id.id}/token` }), 'the user token');
     return { customerId, jwt: pair.token };
   }
 

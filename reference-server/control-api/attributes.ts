@@ -11,17 +11,9 @@ import { sendJsonText, type Handler, type Handlers } from '../handler.js';
 import { attributeListJson } from '../kv-json.js';
 import type { KvEntry, Scope } from '../store/types.js';
 
-interface ScopePath {
-  scope: Scope;
-}
-
 /** ThingsBoard's AttributeScope order, in which it reads every scope. */
 const ALL_SCOPES: Scope[] = ['CLIENT_SCOPE', 'SERVER_SCOPE', 'SHARED_SCOPE'];
 
-interface KeysQuery {
-  keys?: string;
-  key?: string[];
-}
 
 /** The keys of an attribute read (all when none); a blank one is refused as BaseAttributesService refuses it. */
 function checkedKeys(keys: string[]): string[] | undefined {
@@ -31,11 +23,11 @@ function checkedKeys(keys: string[]): string[] | undefined {
 }
 
 export function attributeHandlers({ store, attributes }: ServerContext): Handlers {
-  const save: Handler = async (request, reply) => {
-    const { scope } = request.params as ScopePath;
+  const save: Handler<'saveDeviceAttributes' | 'saveDeviceAttributesV1' | 'saveDeviceAttributesByDeviceId'> = async (request, reply) => {
+    const { scope } = request.params;
     const ref = entityRef(request.params);
     const entries: KvEntry[] = [];
-    appendEntries(request.body as Record<string, unknown>, Date.now(), false, entries);
+    appendEntries(request.body, Date.now(), false, entries);
     if (entries.length === 0) throw badRequest('No attributes data found in request body!');
     if (entries.some((e) => e.key.trim() === '')) throw badRequest('Key cannot be blank');
     const { id } = telemetryDevice(store, ref, 'WRITE_ATTRIBUTES');
@@ -43,9 +35,9 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
     return reply.code(200).send();
   };
 
-  const remove: Handler = async (request, reply) => {
-    const { scope } = request.params as ScopePath;
-    const keys = requestKeys(request.query as KeysQuery);
+  const remove: Handler<'deleteDeviceAttributes' | 'deleteDeviceAttributesByDeviceId'> = async (request, reply) => {
+    const { scope } = request.params;
+    const keys = requestKeys(request.query);
     const ref = entityRef(request.params);
     if (keys.length === 0) throw badRequest('Empty keys: []');
     const { id } = telemetryDevice(store, ref, 'WRITE_ATTRIBUTES');
@@ -61,14 +53,14 @@ export function attributeHandlers({ store, attributes }: ServerContext): Handler
     deleteDeviceAttributesByDeviceId: remove,
 
     getDeviceAttributes(request, reply) {
-      const { scope } = request.params as ScopePath;
-      const requested = requestKeys(request.query as KeysQuery);
+      const { scope } = request.params;
+      const requested = requestKeys(request.query);
       const { id } = telemetryDevice(store, entityRef(request.params), 'READ_ATTRIBUTES');
       return sendJsonText(reply, 200, attributeListJson(store.attributes(id, scope, checkedKeys(requested))));
     },
 
     getAllDeviceAttributes(request, reply) {
-      const requested = requestKeys(request.query as KeysQuery);
+      const requested = requestKeys(request.query);
       const { id } = telemetryDevice(store, entityRef(request.params), 'READ_ATTRIBUTES');
       const keys = checkedKeys(requested);
       return sendJsonText(reply, 200, attributeListJson(ALL_SCOPES.flatMap((scope) => store.attributes(id, scope, keys))));

@@ -10,8 +10,9 @@ import { userJson } from './customers.js';
 import { signJwt, verifyJwt, type JwtClaims } from './jwt.js';
 import { hashPassword, PASSWORD_POLICY, policyViolation, verifyPassword } from './passwords.js';
 import type { ServerContext } from '../context.js';
-import type { Handler, Handlers } from '../handler.js';
+import type { Handlers, RouteHandler } from '../handler.js';
 import type { Authority, UserRecord } from '../store/types.js';
+import type { Schema } from '../../spec/types.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,9 +34,9 @@ export interface Auth {
   init(): Promise<void>;
   authenticate: onRequestHookHandler;
   /** The JWT pair of a user, as login answers it. */
-  tokenPair(user: UserRecord): { token: string; refreshToken: string };
+  tokenPair(user: UserRecord): Schema<'JwtPair'>;
   /** Wrap a handler so that only these authorities reach it (403 otherwise). */
-  allow(authorities: Authority[], handler: Handler): Handler;
+  allow(authorities: Authority[], handler: RouteHandler): RouteHandler;
   handlers: Handlers;
 }
 
@@ -117,7 +118,7 @@ export function createAuth({ config, store }: ServerContext): Auth {
 
     handlers: {
       async login(request, reply) {
-        const { username, password } = request.body as { username: string; password: string };
+        const { username, password } = request.body;
         const user = store.userByEmail(username);
         // SystemSecurityService.validateUserCredentials: disabled credentials before the password.
         if (user && !store.userCredentialsEnabled(user.id)) throw notActive();
@@ -131,7 +132,7 @@ export function createAuth({ config, store }: ServerContext): Auth {
 
       /** ThingsBoard's RefreshTokenProcessingFilter: a valid refresh token gets a new pair. */
       refreshToken(request, reply) {
-        const { refreshToken } = request.body as { refreshToken: string };
+        const { refreshToken } = request.body;
         const check = verifyJwt(secret, refreshToken);
         const user = check.ok && check.claims.scopes[0] === 'REFRESH_TOKEN' ? store.userById(check.claims.userId) : undefined;
         if (!user) {
@@ -160,7 +161,7 @@ export function createAuth({ config, store }: ServerContext): Auth {
        * policy and differ; the user's earlier tokens are outdated and a new pair is the answer.
        */
       async changePassword(request, reply) {
-        const { currentPassword, newPassword } = request.body as { currentPassword: string; newPassword: string };
+        const { currentPassword, newPassword } = request.body;
         const user = request.user;
         if (!(await verifyPassword(currentPassword, user.passwordHash))) throw badRequest("Current password doesn't match!");
         const violation = policyViolation(newPassword);
@@ -179,7 +180,7 @@ export function createAuth({ config, store }: ServerContext): Auth {
       },
 
       getUserToken(request, reply) {
-        const { userId } = request.params as { userId: string };
+        const { userId } = request.params;
         const user = store.userById(userId);
         if (!user) throw notFound(`User with id [${userId}] is not found`);
         return reply.code(200).send(auth.tokenPair(user));

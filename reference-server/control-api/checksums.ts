@@ -3,9 +3,11 @@
 // for MurmurHash3 (the hash's bytes in little-endian order).
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import type { Schema } from '../../spec/types.js';
 
-export const CHECKSUM_ALGORITHMS = ['MD5', 'SHA256', 'SHA384', 'SHA512', 'CRC32', 'MURMUR3_32', 'MURMUR3_128'] as const;
-export type ChecksumAlgorithm = (typeof CHECKSUM_ALGORITHMS)[number];
+export type ChecksumAlgorithm = Schema<'ChecksumAlgorithm'>;
+/** The contract's algorithms, at run time (the simulator checks a package's announced one). */
+export const CHECKSUM_ALGORITHMS = ['MD5', 'SHA256', 'SHA384', 'SHA512', 'CRC32', 'MURMUR3_32', 'MURMUR3_128'] as const satisfies readonly ChecksumAlgorithm[];
 
 const DIGESTS: Partial<Record<ChecksumAlgorithm, string>> = { MD5: 'md5', SHA256: 'sha256', SHA384: 'sha384', SHA512: 'sha512' };
 

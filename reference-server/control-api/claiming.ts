@@ -37,16 +37,17 @@ export function claimingHandlers({ store }: ServerContext): Handlers {
 
   return {
     async claimDevice(request, reply) {
-      const { deviceName } = request.params as { deviceName: string };
+      const { deviceName } = request.params;
       // ThingsBoard's device side stores a missing secret as "": a body without one matches it.
-      const secretKey = (request.body as { secretKey?: string } | undefined)?.secretKey ?? '';
+      // The body is optional: absent, Fastify hands over null or undefined.
+      const secretKey = request.body?.secretKey ?? '';
       const outcome = await store.write(runClaim, { deviceName, secretKey, customerId: request.user.customerId! });
       if (!('device' in outcome)) return sendJson(reply, 400, outcome.response);
       return reply.code(200).send({ device: deviceJson(outcome.device), response: outcome.response });
     },
 
     async reclaimDevice(request, reply) {
-      const { deviceName } = request.params as { deviceName: string };
+      const { deviceName } = request.params;
       await store.write(runReclaim, { deviceName, user: request.user });
       return reply.code(200).send();
     },

@@ -3,17 +3,13 @@
 // credentials dhi stores, with ThingsBoard's validation messages.
 import { accessToken, mqttBasic, withCredentials, x509Certificate, type Credentials, type MqttBasic } from '../device-records.js';
 import { badRequest } from '../errors.js';
-import { credentialsJson, deviceOr404, refId, type EntityId } from './entities.js';
+import { credentialsJson, deviceOr404, refId } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { DeviceRecord, Store } from '../store/types.js';
+import type { Schema } from '../../spec/types.js';
 
-export interface CredentialsInput {
-  deviceId?: EntityId;
-  credentialsType: 'ACCESS_TOKEN' | 'X509_CERTIFICATE' | 'MQTT_BASIC' | 'LWM2M_CREDENTIALS';
-  credentialsId?: string | null;
-  credentialsValue?: string | null;
-}
+type CredentialsInput = Schema<'DeviceCredentialsInput'>;
 
 function parseMqtt(value: string | null | undefined): MqttBasic {
   try {
@@ -55,7 +51,7 @@ export function credentialsHandlers({ store }: ServerContext): Handlers {
   const run = (input: CredentialsInput) => update(store, input);
   return {
     async updateDeviceCredentials(request, reply) {
-      return reply.code(200).send(credentialsJson(await store.write(run, request.body as CredentialsInput)));
+      return reply.code(200).send(credentialsJson(await store.write(run, request.body)));
     },
   };
 }

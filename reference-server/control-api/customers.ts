@@ -3,31 +3,20 @@
 // (GET /api/user/{id}/token).
 import { randomUUID } from 'node:crypto';
 import { badRequest, forbidden, notFound } from '../errors.js';
-import { entityId, orNotFound, NULL_UUID, pageData, pageQuery, refId, uuidList, type EntityId } from './entities.js';
+import { entityId, orNotFound, NULL_UUID, pageData, pageQuery, refId, uuidList } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { Authority, CustomerRecord, Store, UserRecord } from '../store/types.js';
+import type { CustomerRecord, Store, UserRecord } from '../store/types.js';
+import type { Query, Schema } from '../../spec/types.js';
 
-interface CustomerInput {
-  id?: EntityId;
-  title: string;
-  email?: string;
-}
+type CustomerInput = Schema<'CustomerInput'>;
+type UserInput = Schema<'UserInput'>;
 
-interface UserInput {
-  id?: EntityId;
-  email: string;
-  authority: Authority;
-  customerId?: EntityId | null;
-  firstName?: string;
-  lastName?: string;
-}
-
-const customerJson = (c: CustomerRecord) => ({
+const customerJson = (c: CustomerRecord): Schema<'Customer'> => ({
   id: entityId('CUSTOMER', c.id), createdTime: c.createdTime, title: c.title, name: c.title, email: c.email,
 });
 
-export const userJson = (u: UserRecord) => ({
+export const userJson = (u: UserRecord): Schema<'User'> => ({
   id: entityId('USER', u.id), createdTime: u.createdTime, email: u.email, name: u.email, authority: u.authority,
   customerId: entityId('CUSTOMER', u.customerId ?? NULL_UUID), firstName: u.firstName, lastName: u.lastName,
 });
@@ -84,13 +73,13 @@ function saveUser(store: Store, input: UserInput): UserRecord {
 }
 
 export function customerHandlers({ store }: ServerContext): Handlers {
-  const idOf = (params: unknown) => (params as { customerId: string }).customerId;
+  const idOf = ({ customerId }: { customerId: string }) => customerId;
   const runSaveCustomer = (input: CustomerInput) => saveCustomer(store, input);
   const runSaveUser = (input: UserInput) => saveUser(store, input);
 
   return {
     async saveCustomer(request, reply) {
-      return reply.code(200).send(customerJson(await store.write(runSaveCustomer, request.body as CustomerInput)));
+      return reply.code(200).send(customerJson(await store.write(runSaveCustomer, request.body)));
     },
 
     getCustomer(request, reply) {
@@ -108,7 +97,7 @@ export function customerHandlers({ store }: ServerContext): Handlers {
     },
 
     getCustomers(request, reply) {
-      const query = request.query as { customerIds?: string };
+      const { query } = request;
       // ThingsBoard maps the same path with `customerIds` to a plain list of those customers.
       if (query.customerIds !== undefined) return reply.code(200).send(customersByIds(store, query.customerIds));
       const page = pageQuery(query, 'customers');
@@ -116,11 +105,11 @@ export function customerHandlers({ store }: ServerContext): Handlers {
     },
 
     getCustomersByIds(request, reply) {
-      return reply.code(200).send(customersByIds(store, (request.query as { customerIds: string }).customerIds));
+      return reply.code(200).send(customersByIds(store, request.query.customerIds));
     },
 
     getTenantCustomer(request, reply) {
-      const { customerTitle } = request.query as { customerTitle: string };
+      const { customerTitle } = request.query;
       const customer = store.customerByTitle(customerTitle);
       if (!customer) throw notFound(`Customer with title [${customerTitle}] is not found`);
       return reply.code(200).send(customerJson(customer));
@@ -136,15 +125,15 @@ export function customerHandlers({ store }: ServerContext): Handlers {
     },
 
     async saveUser(request, reply) {
-      return reply.code(200).send(userJson(await store.write(runSaveUser, request.body as UserInput)));
+      return reply.code(200).send(userJson(await store.write(runSaveUser, request.body)));
     },
 
     getUser(request, reply) {
-      return reply.code(200).send(userJson(foundUser(store, (request.params as { userId: string }).userId)));
+      return reply.code(200).send(userJson(foundUser(store, request.params.userId)));
     },
 
     async deleteUser(request, reply) {
-      const { userId } = request.params as { userId: string };
+      const { userId } = request.params;
       await store.write(() => {
         foundUser(store, userId);
         if (userId === request.user.id) throw badRequest("It's not allowed to delete own user!");
@@ -160,7 +149,7 @@ export function customerHandlers({ store }: ServerContext): Handlers {
     },
 
     getUsers(request, reply) {
-      const query = request.query as { userIds?: string };
+      const { query } = request;
       // ThingsBoard maps the same path with `userIds` to a plain list of those users.
       if (query.userIds !== undefined) return reply.code(200).send(usersByIds(store, query.userIds));
       // ThingsBoard findUsersByTenantId: every user of the tenant, its customers' users included.
@@ -169,7 +158,7 @@ export function customerHandlers({ store }: ServerContext): Handlers {
     },
 
     getUsersByIds(request, reply) {
-      return reply.code(200).send(usersByIds(store, (request.query as { userIds: string }).userIds));
+      return reply.code(200).send(usersByIds(store, request.query.userIds));
     },
 
     findUsersByQuery(request, reply) {
@@ -186,8 +175,9 @@ export function customerHandlers({ store }: ServerContext): Handlers {
 
     /** Disabling outdates the user's tokens (ThingsBoard's UserCredentialsInvalidationEvent). */
     async setUserCredentialsEnabled(request, reply) {
-      const { userId } = request.params as { userId: string };
-      const { userCredentialsEnabled } = request.query as { userCredentialsEnabled: boolean };
+      const { userId } = request.params;
+      // The validator fills in the default (true), as Spring does.
+      const { userCredentialsEnabled } = request.query as Required<Query<'setUserCredentialsEnabled'>>;
       foundUser(store, userId);
       await store.write(() => {
         store.setUserCredentialsEnabled(userId, userCredentialsEnabled);

@@ -5,18 +5,15 @@ import { badRequest } from '../errors.js';
 import { deviceByNameOr404, deviceJson, deviceOr404, orNotFound, pageData, pageQuery, uuidList } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { CustomerRecord, DeviceFilter, DeviceRecord, OtaType, Store } from '../store/types.js';
+import type { CustomerRecord, DeviceFilter, DeviceRecord, Store } from '../store/types.js';
+import type { Query, Schema } from '../../spec/types.js';
 
-interface ListParams {
-  type?: string;
-  deviceProfileId?: string;
-  active?: boolean;
-}
+type ListParams = Query<'getTenantDeviceInfos' | 'getCustomerDeviceInfos'>;
 
 const customerOr404 = (store: Store, id: string): CustomerRecord => orNotFound(store.customerById(id), 'Customer', id);
 
 /** ThingsBoard's DeviceInfo: the device with its customer's title and its profile's name. */
-function deviceInfoJson(store: Store, d: DeviceRecord) {
+function deviceInfoJson(store: Store, d: DeviceRecord): Schema<'DeviceInfo'> {
   return {
     ...deviceJson(d),
     customerTitle: d.customerId ? (store.customerById(d.customerId)?.title ?? null) : null,
@@ -44,37 +41,37 @@ function assign(store: Store, { deviceId, customerId }: { deviceId: string; cust
 export function deviceDirectoryHandlers({ store }: ServerContext): Handlers {
   const runAssign = (arg: { deviceId: string; customerId: string | null }) => assign(store, arg);
   const info = (d: DeviceRecord) => deviceInfoJson(store, d);
-  const customerOf = (params: unknown) => customerOr404(store, (params as { customerId: string }).customerId).id;
+  const customerOf = ({ customerId }: { customerId: string }) => customerOr404(store, customerId).id;
 
   return {
     getDeviceInfo(request, reply) {
-      return reply.code(200).send(info(deviceOr404(store, (request.params as { deviceId: string }).deviceId)));
+      return reply.code(200).send(info(deviceOr404(store, request.params.deviceId)));
     },
 
     getTenantDeviceInfos(request, reply) {
       const page = pageQuery(request.query, 'devices');
-      return reply.code(200).send(pageData(store.listDevices(page, filterOf(request.query as ListParams)), page, info));
+      return reply.code(200).send(pageData(store.listDevices(page, filterOf(request.query)), page, info));
     },
 
     getCustomerDevices(request, reply) {
       const customerId = customerOf(request.params);
       const page = pageQuery(request.query, 'devices');
-      const { type } = request.query as ListParams;
+      const { type } = request.query;
       return reply.code(200).send(pageData(store.listDevices(page, { customerId, type: type?.trim() ? type : undefined }), page, deviceJson));
     },
 
     getCustomerDeviceInfos(request, reply) {
       const customerId = customerOf(request.params);
       const page = pageQuery(request.query, 'devices');
-      return reply.code(200).send(pageData(store.listDevices(page, filterOf(request.query as ListParams, customerId)), page, info));
+      return reply.code(200).send(pageData(store.listDevices(page, filterOf(request.query, customerId)), page, info));
     },
 
     getTenantDeviceByName(request, reply) {
-      return reply.code(200).send(deviceJson(deviceByNameOr404(store, (request.query as { deviceName: string }).deviceName)));
+      return reply.code(200).send(deviceJson(deviceByNameOr404(store, request.query.deviceName)));
     },
 
     getDevicesByIds(request, reply) {
-      const ids = uuidList((request.query as { deviceIds: string }).deviceIds);
+      const ids = uuidList(request.query.deviceIds);
       return reply.code(200).send(ids.flatMap((id) => {
         const device = store.deviceById(id);
         return device ? [deviceJson(device)] : [];
@@ -83,7 +80,7 @@ export function deviceDirectoryHandlers({ store }: ServerContext): Handlers {
 
     /** The devices of a profile without a package of their own, which a profile package would reach. */
     countDevicesWithoutPackage(request, reply) {
-      const { otaPackageType, deviceProfileId } = request.params as { otaPackageType: OtaType; deviceProfileId: string };
+      const { otaPackageType, deviceProfileId } = request.params;
       const without = otaPackageType === 'FIRMWARE' ? { withoutFirmware: true } : { withoutSoftware: true };
       const { totalElements } = store.listDevices({ page: 0, pageSize: 1 }, { profileId: deviceProfileId, ...without });
       return reply.code(200).send(totalElements);
@@ -94,12 +91,12 @@ export function deviceDirectoryHandlers({ store }: ServerContext): Handlers {
     },
 
     async assignDeviceToCustomer(request, reply) {
-      const { customerId, deviceId } = request.params as { customerId: string; deviceId: string };
+      const { customerId, deviceId } = request.params;
       return reply.code(200).send(deviceJson(await store.write(runAssign, { deviceId, customerId })));
     },
 
     async unassignDeviceFromCustomer(request, reply) {
-      const { deviceId } = request.params as { deviceId: string };
+      const { deviceId } = request.params;
       return reply.code(200).send(deviceJson(await store.write(runAssign, { deviceId, customerId: null })));
     },
   };

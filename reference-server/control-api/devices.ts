@@ -1,25 +1,16 @@
 // Devices (ThingsBoard DeviceController): create or update, read, find by name, list, delete, and
 // their access-token credentials. Package assignment goes through ota-assignment.ts.
 import { accessToken, newDevice, newProfile, withCredentials, type Credentials } from '../device-records.js';
-import { credentialsFrom, type CredentialsInput } from './credentials.js';
+import { credentialsFrom } from './credentials.js';
 import { badRequest, notFound } from '../errors.js';
-import { credentialsJson, deviceByNameOr404, deviceJson, deviceOr404, pageData, pageQuery, refId, type EntityId } from './entities.js';
+import { credentialsJson, deviceByNameOr404, deviceJson, deviceOr404, pageData, pageQuery, refId } from './entities.js';
 import { OTA_FIELD, OTA_TYPES, type OtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { DeviceRecord, JsonObject, OtaType, ProfileRecord, Store } from '../store/types.js';
+import type { Schema } from '../../spec/types.js';
 
-interface DeviceInput {
-  id?: EntityId;
-  name: string;
-  type?: string;
-  label?: string | null;
-  deviceProfileId?: EntityId | null;
-  firmwareId?: EntityId | null;
-  softwareId?: EntityId | null;
-  customerId?: EntityId | null;
-  additionalInfo?: JsonObject | null;
-}
+type DeviceInput = Schema<'DeviceInput'>;
 
 /** ThingsBoard's DeviceDataValidator checks on a package assigned to a device or a profile. */
 export function checkPackage(store: Store, packageId: string | null, type: OtaType, profileId: string): void {
@@ -82,7 +73,8 @@ function save(store: Store, { input, credentials, replaceCredentials }: SaveArg)
     customerId,
     firmwareId: input.firmwareId === undefined ? (before?.firmwareId ?? null) : refId(input.firmwareId),
     softwareId: input.softwareId === undefined ? (before?.softwareId ?? null) : refId(input.softwareId),
-    additionalInfo: input.additionalInfo === undefined ? (before?.additionalInfo ?? null) : input.additionalInfo,
+    // A parsed body: its objects hold JSON values (the contract types them as unknown).
+    additionalInfo: input.additionalInfo === undefined ? (before?.additionalInfo ?? null) : (input.additionalInfo as JsonObject | null),
   };
   for (const type of OTA_TYPES) checkPackage(store, device[OTA_FIELD[type]], type, profileId);
   if (before) {
@@ -110,7 +102,7 @@ export function insertDevice(store: Store, device: DeviceRecord): void {
 
 export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers {
   const { store, polls } = ctx;
-  const found = (params: unknown) => deviceOr404(store, (params as { deviceId: string }).deviceId);
+  const found = ({ deviceId }: { deviceId: string }) => deviceOr404(store, deviceId);
   const run = (arg: SaveArg) => save(store, arg);
   const saved = async (arg: SaveArg) => {
     const { before, device } = await store.write(run, arg);
@@ -123,13 +115,13 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
   return {
     async saveDevice(request, reply) {
       // An empty accessToken is a missing one: a token is generated (ThingsBoard's msa tests rely on it).
-      const { accessToken: token } = request.query as { accessToken?: string };
-      return reply.code(200).send(await saved({ input: request.body as DeviceInput, credentials: accessToken(token || undefined) }));
+      const token = request.query.accessToken;
+      return reply.code(200).send(await saved({ input: request.body, credentials: accessToken(token || undefined) }));
     },
 
     async saveDeviceWithCredentials(request, reply) {
-      const body = request.body as { device: DeviceInput; credentials: CredentialsInput };
-      return reply.code(200).send(await saved({ input: body.device, credentials: credentialsFrom(body.credentials), replaceCredentials: true }));
+      const { device, credentials } = request.body;
+      return reply.code(200).send(await saved({ input: device, credentials: credentialsFrom(credentials), replaceCredentials: true }));
     },
 
     getDevice(request, reply) {
@@ -149,7 +141,7 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
     },
 
     getTenantDevices(request, reply) {
-      const query = request.query as { deviceName?: string; type?: string };
+      const { query } = request;
       if (query.deviceName !== undefined) return reply.code(200).send(deviceJson(deviceByNameOr404(store, query.deviceName)));
       const page = pageQuery(query, 'devices');
       return reply.code(200).send(pageData(store.listDevices(page, { type: query.type || undefined }), page, deviceJson));

@@ -2,12 +2,10 @@
 import { ApiError, ErrorCode, badRequest, notFound } from '../errors.js';
 import { SORT_PROPERTIES, type ListName } from '../store/sort-properties.js';
 import type { DeviceRecord, ListQuery, Page, Store } from '../store/types.js';
+import type { Schema } from '../../spec/types.js';
 
 export type EntityType = 'DEVICE' | 'DEVICE_PROFILE' | 'CUSTOMER' | 'USER' | 'OTA_PACKAGE' | 'RPC' | 'TENANT';
-export interface EntityId {
-  entityType: string;
-  id: string;
-}
+export type EntityId = Schema<'EntityId'>;
 
 /** ThingsBoard's "no entity" id: a device without a customer has customerId NULL_UUID. */
 export const NULL_UUID = '13814000-1dd2-11b2-8080-808080808080';
@@ -35,8 +33,8 @@ export function refId(ref: EntityId | null | undefined): string | null {
  * ThingsBoard's PageLink from the query: pageSize is required on every list, page defaults to 0
  * (the schema's default), and sortProperty must be one the list has (400 otherwise).
  */
-export function pageQuery(query: unknown, list: ListName): ListQuery {
-  const { page = 0, pageSize, textSearch, sortProperty, sortOrder } = query as Partial<ListQuery>;
+export function pageQuery(query: Partial<ListQuery>, list: ListName): ListQuery {
+  const { page = 0, pageSize, textSearch, sortProperty, sortOrder } = query;
   if (pageSize === undefined) throw badRequest("Required request parameter 'pageSize' is not present");
   const sorts: readonly string[] = SORT_PROPERTIES[list];
   if (sortProperty !== undefined && sortProperty !== '' && !sorts.includes(sortProperty)) {
@@ -86,7 +84,7 @@ export function validatedDevice(store: Store, deviceId: string): DeviceRecord {
   return device;
 }
 
-export function deviceJson(d: DeviceRecord) {
+export function deviceJson(d: DeviceRecord): Schema<'Device'> {
   return {
     id: entityId('DEVICE', d.id),
     createdTime: d.createdTime,
@@ -102,7 +100,7 @@ export function deviceJson(d: DeviceRecord) {
 }
 
 /** ThingsBoard's DeviceCredentials. */
-export function credentialsJson(d: DeviceRecord) {
+export function credentialsJson(d: DeviceRecord): Schema<'DeviceCredentials'> {
   return {
     createdTime: d.createdTime,
     deviceId: entityId('DEVICE', d.id),

@@ -20,7 +20,7 @@ import { ruleHandlers } from './rules.js';
 import { registerDocs } from './docs.js';
 import { createOtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
-import type { Handlers } from '../handler.js';
+import type { Handlers, RouteHandler } from '../handler.js';
 import type { Authority, UserRecord } from '../store/types.js';
 
 export interface ControlApi {
@@ -63,9 +63,10 @@ export function createControlApi(ctx: ServerContext): ControlApi {
     ...ruleHandlers(ctx),
     ...notModelledHandlers(),
   };
+  // The guard wraps each handler without looking at its request, so the types go through unchanged.
   const handlers = Object.fromEntries(
-    Object.entries(all).map(([id, handler]) => [id, PUBLIC.has(id) ? handler : auth.allow(AUTHORITIES[id] ?? ['TENANT_ADMIN'], handler)]),
-  );
+    Object.entries(all).map(([id, handler]) => [id, PUBLIC.has(id) ? handler : auth.allow(AUTHORITIES[id] ?? ['TENANT_ADMIN'], handler as RouteHandler)]),
+  ) as Handlers;
 
   return {
     handlers,

@@ -3,23 +3,16 @@
 // profiles (ota-assignment.ts).
 import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from '../errors.js';
-import { checksum, type ChecksumAlgorithm } from './checksums.js';
+import { checksum } from './checksums.js';
 import { uploadedFile } from './upload.js';
 import { sendPackageBytes } from '../package-bytes.js';
-import { entityId, orNotFound, optionalEntityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
+import { entityId, orNotFound, optionalEntityId, pageData, pageQuery, refId } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { OtaRecord, OtaType, Store } from '../store/types.js';
+import type { OtaRecord, Store } from '../store/types.js';
+import type { Schema } from '../../spec/types.js';
 
-interface OtaInput {
-  id?: EntityId;
-  title: string;
-  version: string;
-  type: OtaType;
-  tag?: string;
-  url?: string;
-  deviceProfileId?: EntityId | null;
-}
+type OtaInput = Schema<'OtaPackageInput'>;
 
 const FILE_NAME_MAX = 255;
 // Letters and digits of any script stay (the download names them with RFC 6266 filename*).
@@ -32,7 +25,7 @@ export function safeFileName(name: string | undefined, fallback: string): string
   return base.slice(0, FILE_NAME_MAX) || fallback;
 }
 
-export function otaJson(o: OtaRecord) {
+export function otaJson(o: OtaRecord): Schema<'OtaPackageInfo'> {
   return {
     id: entityId('OTA_PACKAGE', o.id),
     createdTime: o.createdTime,
@@ -89,19 +82,19 @@ function saveData(store: Store, { ota, data }: { ota: OtaRecord; data: Buffer })
 }
 
 export function otaHandlers({ store }: ServerContext): Handlers {
-  const idOf = (params: unknown) => (params as { otaPackageId: string }).otaPackageId;
+  const idOf = ({ otaPackageId }: { otaPackageId: string }) => otaPackageId;
   const runSaveInfo = (input: OtaInput) => saveInfo(store, input);
   const runSaveData = (arg: { ota: OtaRecord; data: Buffer }) => saveData(store, arg);
 
   return {
     async saveOtaPackageInfo(request, reply) {
-      return reply.code(200).send(otaJson(await store.write(runSaveInfo, request.body as OtaInput)));
+      return reply.code(200).send(otaJson(await store.write(runSaveInfo, request.body)));
     },
 
     async uploadOtaPackage(request, reply) {
       const ota = found(store, idOf(request.params));
       if (ota.url) throw badRequest('An OtaPackage with a url has no data to upload');
-      const query = request.query as { checksumAlgorithm: ChecksumAlgorithm; checksum?: string };
+      const { query } = request;
       const file = uploadedFile(request);
       if (!file) throw badRequest("Required request part 'file' is not present");
       const { data } = file;
@@ -145,7 +138,7 @@ export function otaHandlers({ store }: ServerContext): Handlers {
 
     /** The packages of a profile and type that can be assigned: with data or a url. */
     getOtaPackagesByProfile(request, reply) {
-      const { deviceProfileId, type } = request.params as { deviceProfileId: string; type: OtaType };
+      const { deviceProfileId, type } = request.params;
       const page = pageQuery(request.query, 'ota');
       return reply.code(200).send(pageData(store.listOta(page, { profileId: deviceProfileId, type, hasData: true }), page, otaJson));
     },

@@ -5,9 +5,10 @@ import { profileJson } from './profiles.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { ProfileRecord, Store } from '../store/types.js';
+import type { Schema } from '../../spec/types.js';
 
 /** ThingsBoard's DeviceProfileInfo: dhi has no images or dashboards, so those are null. */
-export const profileInfoJson = (p: ProfileRecord) => ({
+export const profileInfoJson = (p: ProfileRecord): Schema<'DeviceProfileInfo'> => ({
   id: entityId('DEVICE_PROFILE', p.id), name: p.name, image: null, defaultDashboardId: null,
   type: p.type, transportType: p.transportType,
 });
@@ -15,8 +16,7 @@ export const profileInfoJson = (p: ProfileRecord) => ({
 const found = (store: Store, id: string): ProfileRecord => orNotFound(store.profileById(id), 'Device profile', id);
 
 /** The optional `deviceProfileId` of the key lists: absent means every device; unknown is 404. */
-function profileFilter(store: Store, query: unknown): string | null {
-  const { deviceProfileId } = query as { deviceProfileId?: string };
+function profileFilter(store: Store, { deviceProfileId }: { deviceProfileId?: string }): string | null {
   if (!deviceProfileId) return null;
   return found(store, deviceProfileId).id;
 }
@@ -31,7 +31,7 @@ function makeDefault(store: Store, id: string): ProfileRecord {
 }
 
 export function profileInfoHandlers({ store }: ServerContext): Handlers {
-  const idOf = (params: unknown) => (params as { deviceProfileId: string }).deviceProfileId;
+  const idOf = ({ deviceProfileId }: { deviceProfileId: string }) => deviceProfileId;
   const runMakeDefault = (id: string) => makeDefault(store, id);
 
   return {
@@ -44,7 +44,7 @@ export function profileInfoHandlers({ store }: ServerContext): Handlers {
     },
 
     getDeviceProfileInfos(request, reply) {
-      const query = request.query as { transportType?: string; deviceProfileIds?: string };
+      const { query } = request;
       // ThingsBoard maps the same path with `deviceProfileIds` to a plain list of those profiles.
       if (query.deviceProfileIds !== undefined) return reply.code(200).send(infosByIds(store, query.deviceProfileIds));
       const page = pageQuery(query, 'profiles');
@@ -52,12 +52,12 @@ export function profileInfoHandlers({ store }: ServerContext): Handlers {
     },
 
     getDeviceProfileInfosByIds(request, reply) {
-      return reply.code(200).send(infosByIds(store, (request.query as { deviceProfileIds: string }).deviceProfileIds));
+      return reply.code(200).send(infosByIds(store, request.query.deviceProfileIds));
     },
 
     getDeviceProfileNames(request, reply) {
-      const { activeOnly } = request.query as { activeOnly: boolean };
-      return reply.code(200).send(store.profileNames(activeOnly).map((p) => ({ id: entityId('DEVICE_PROFILE', p.id), name: p.name })));
+      // The validator fills in the default (false); the type keeps the parameter optional.
+      return reply.code(200).send(store.profileNames(request.query.activeOnly === true).map((p) => ({ id: entityId('DEVICE_PROFILE', p.id), name: p.name })));
     },
 
     getDeviceProfileTimeseriesKeys(request, reply) {

@@ -5,27 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '../errors.js';
 import { checkPackage } from './devices.js';
-import { entityId, orNotFound, optionalEntityId, pageData, pageQuery, refId, type EntityId } from './entities.js';
+import { entityId, orNotFound, optionalEntityId, pageData, pageQuery, refId } from './entities.js';
 import { OTA_FIELD, OTA_TYPES, type OtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { ProfileRecord, ProvisionType, Store } from '../store/types.js';
+import type { ProfileRecord, Store } from '../store/types.js';
+import type { Schema } from '../../spec/types.js';
 
-interface ProfileInput {
-  id?: EntityId;
-  name: string;
-  type?: string;
-  transportType?: string;
-  description?: string | null;
-  default?: boolean;
-  provisionType?: ProvisionType;
-  provisionDeviceKey?: string | null;
-  firmwareId?: EntityId | null;
-  softwareId?: EntityId | null;
-  profileData?: { provisionConfiguration?: { type: ProvisionType; provisionDeviceSecret?: string | null } };
-}
+type ProfileInput = Schema<'DeviceProfileInput'>;
 
-export function profileJson(p: ProfileRecord) {
+export function profileJson(p: ProfileRecord): Schema<'DeviceProfile'> {
   return {
     id: entityId('DEVICE_PROFILE', p.id),
     createdTime: p.createdTime,
@@ -87,12 +76,12 @@ function save(store: Store, input: ProfileInput) {
 }
 
 export function profileHandlers({ store }: ServerContext, ota: OtaAssignment): Handlers {
-  const idOf = (params: unknown) => (params as { deviceProfileId: string }).deviceProfileId;
+  const idOf = ({ deviceProfileId }: { deviceProfileId: string }) => deviceProfileId;
   const run = (input: ProfileInput) => save(store, input);
 
   return {
     async saveDeviceProfile(request, reply) {
-      const { before, profile } = await store.write(run, request.body as ProfileInput);
+      const { before, profile } = await store.write(run, request.body);
       for (const type of OTA_TYPES) {
         const field = OTA_FIELD[type];
         const was = before?.[field] ?? null;

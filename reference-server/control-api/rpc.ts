@@ -9,17 +9,7 @@ import { memberText } from '../json-text.js';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
 import type { RpcOutcome } from '../rpc-service.js';
-import type { JsonValue, RpcRecord, RpcStatus } from '../store/types.js';
-
-interface ServerRpcBody {
-  method: string;
-  params: JsonValue;
-  timeout?: number;
-  expirationTime?: number;
-  persistent?: boolean;
-  retries?: number;
-  additionalInfo?: JsonValue;
-}
+import type { RpcRecord } from '../store/types.js';
 
 type Version = 'v1' | 'v2';
 
@@ -84,10 +74,11 @@ function rpcJson(rpc: RpcRecord): string {
 }
 
 export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
-  const send = (version: Version, oneway: boolean): Handler => async (request, reply) => {
-    const { deviceId } = request.params as { deviceId: string };
+  type Send = Handler<'sendOneWayRpcV1' | 'sendRpcV1' | 'sendOneWayRpcV2' | 'sendRpcV2'>;
+  const send = (version: Version, oneway: boolean): Send => async (request, reply) => {
+    const { deviceId } = request.params;
     const device = validatedDevice(store, deviceId);
-    const body = request.body as ServerRpcBody;
+    const { body } = request;
     const timeout = body.timeout ?? config.serverRpcDefaultTimeoutMs;
     const now = Date.now();
     const { rpc: stored, outcome } = await rpc.submit(device, {
@@ -116,20 +107,20 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
     sendRpcV2: send('v2', false),
 
     getPersistentRpc(request, reply) {
-      return sendJsonText(reply, 200, rpcJson(persistent((request.params as { rpcId: string }).rpcId)));
+      return sendJsonText(reply, 200, rpcJson(persistent(request.params.rpcId)));
     },
 
     async deletePersistentRpc(request, reply) {
-      const { rpcId } = request.params as { rpcId: string };
+      const { rpcId } = request.params;
       persistent(rpcId);
       await rpc.remove(rpcId);
       return reply.code(200).send();
     },
 
     getPersistentRpcByDevice(request, reply) {
-      const { deviceId } = request.params as { deviceId: string };
+      const { deviceId } = request.params;
       validatedDevice(store, deviceId);
-      const { rpcStatus } = request.query as { rpcStatus?: RpcStatus };
+      const { rpcStatus } = request.query;
       // RpcV2Controller refuses it: deleted commands are gone, not listed.
       if (rpcStatus === 'DELETED') throw badRequest('RpcStatus: DELETED');
       const page = pageQuery(request.query, 'rpcs');

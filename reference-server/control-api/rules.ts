@@ -5,8 +5,6 @@ import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { JsonValue, RuleRecord } from '../store/types.js';
 
-type RuleInput = { type: 'static'; reply: JsonValue } | { type: 'echo' };
-
 const ruleJson = (r: RuleRecord) => (r.type === 'echo' ? { method: r.method, type: r.type } : r);
 
 export function ruleHandlers({ store, rules }: ServerContext): Handlers {
@@ -16,15 +14,16 @@ export function ruleHandlers({ store, rules }: ServerContext): Handlers {
     },
 
     async setRule(request, reply) {
-      const { method } = request.params as { method: string };
-      const input = request.body as RuleInput;
-      const rule: RuleRecord = { method, type: input.type, reply: input.type === 'static' ? input.reply : null };
+      const { method } = request.params;
+      const input = request.body;
+      // A parsed body: the reply is JSON (the contract types any JSON as unknown).
+      const rule: RuleRecord = { method, type: input.type, reply: input.type === 'static' ? (input.reply as JsonValue) : null };
       await store.write(() => store.setRule(rule));
       return reply.code(200).send(ruleJson(rule));
     },
 
     async deleteRule(request, reply) {
-      const { method } = request.params as { method: string };
+      const { method } = request.params;
       if (!(await store.write(() => store.deleteRule(method)))) throw notFound(`No rule for method ${method}`);
       return reply.code(200).send();
     },

@@ -5,27 +5,19 @@
 // prints them, unless useStrictDataTypes=true. Keys come from repeated `key` parameters, else from
 // `keys` split at commas as Java's String.split does (kept as sent, trailing empty ones dropped).
 import { badRequest } from '../errors.js';
-import { aggregationOf, readRange, type IntervalType } from './aggregation.js';
+import { aggregationOf, readRange } from './aggregation.js';
 import { entityRef, telemetryDevice } from './telemetry-entity.js';
 import type { ServerContext } from '../context.js';
-import { sendJsonText, type Handler, type Handlers } from '../handler.js';
+import type { FastifyReply } from 'fastify';
+import { sendJsonText, type Handlers } from '../handler.js';
 import { timeseriesJson, type TsPoint } from '../kv-json.js';
 import type { KvEntry } from '../store/types.js';
+import type { Query } from '../../spec/types.js';
 import { requestKeys } from './request-keys.js';
 
-interface TimeseriesQuery {
-  keys?: string;
-  key?: string[];
-  startTs?: number;
-  endTs?: number;
-  interval: number;
-  intervalType?: IntervalType;
-  timeZone?: string;
-  limit: number;
-  agg: string;
-  orderBy: string;
-  useStrictDataTypes: boolean;
-}
+type HistoryQuery = Query<'getTimeseriesHistory'>;
+/** The validator fills in the document's defaults of query parameters (validation.ts). */
+type Defaulted = Required<Pick<HistoryQuery, 'interval' | 'limit' | 'agg' | 'orderBy' | 'useStrictDataTypes'>>;
 
 export function telemetryHandlers({ store }: ServerContext): Handlers {
   const latest = (deviceId: string, keys: string[]): TsPoint[] => {
@@ -37,10 +29,9 @@ export function telemetryHandlers({ store }: ServerContext): Handlers {
     return keys.map((key) => found.get(key) ?? { key, ts: now, type: null, value: null });
   };
 
-  const history: Handler = (request, reply) => {
-    const query = request.query as TimeseriesQuery & { startTs: number; endTs: number };
+  const range = (params: unknown, query: HistoryQuery & Defaulted, reply: FastifyReply) => {
     const keys = requestKeys(query);
-    const ref = entityRef(request.params);
+    const ref = entityRef(params);
     const agg = aggregationOf(query.agg);
     const { id } = telemetryDevice(store, ref, 'READ_TELEMETRY');
     return sendJsonText(reply, 200, timeseriesJson(readRange(store, id, { ...query, keys, agg }), query.useStrictDataTypes));
@@ -48,13 +39,15 @@ export function telemetryHandlers({ store }: ServerContext): Handlers {
 
   return {
     getDeviceTimeseries(request, reply) {
-      const query = request.query as TimeseriesQuery;
+      const query = request.query as Query<'getDeviceTimeseries'> & Defaulted;
       // Spring maps the request to the range read only when both parameters are present.
-      if (query.startTs !== undefined && query.endTs !== undefined) return history(request, reply);
+      if (query.startTs !== undefined && query.endTs !== undefined) return range(request.params, { ...query, startTs: query.startTs, endTs: query.endTs }, reply);
       const keys = requestKeys(query);
       const { id } = telemetryDevice(store, entityRef(request.params), 'READ_TELEMETRY');
       return sendJsonText(reply, 200, timeseriesJson(latest(id, keys), query.useStrictDataTypes));
     },
-    getTimeseriesHistory: history,
+    getTimeseriesHistory(request, reply) {
+      return range(request.params, request.query as HistoryQuery & Defaulted, reply);
+    },
   };
 }

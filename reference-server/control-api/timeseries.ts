@@ -7,19 +7,12 @@ import { requestKeys } from './request-keys.js';
 import { entityRef, telemetryDevice, type TelemetryOperation } from './telemetry-entity.js';
 import type { ServerContext } from '../context.js';
 import type { Handler, Handlers } from '../handler.js';
-import type { KvEntry, Scope, TelemetryDelete } from '../store/types.js';
+import type { KvEntry, TelemetryDelete } from '../store/types.js';
+import type { Query } from '../../spec/types.js';
 
-type Body = Record<string, unknown>;
-
-interface DeleteQuery {
-  keys?: string;
-  key?: string[];
-  deleteAllDataForKeys: boolean;
-  startTs?: number;
-  endTs?: number;
-  deleteLatest: boolean;
-  rewriteLatestIfDeleted: boolean;
-}
+type DeleteQuery = Query<'deleteDeviceTimeseries'>;
+/** The validator fills in the document's defaults of query parameters (validation.ts). */
+type DeleteFlags = Required<Pick<DeleteQuery, 'deleteAllDataForKeys' | 'deleteLatest' | 'rewriteLatestIfDeleted'>>;
 
 export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
   const insert = (batch: { deviceId: string; entries: KvEntry[] }) => store.insertTelemetry(batch.deviceId, batch.entries);
@@ -28,11 +21,11 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
 
   // The scope in the path is ThingsBoard's "ANY", and a TTL only matters to its Cassandra store:
   // both are accepted and not used.
-  const save: Handler = async (request, reply) => {
+  const save: Handler<'saveDeviceTimeseries' | 'saveDeviceTimeseriesWithTtl'> = async (request, reply) => {
     const ref = entityRef(request.params);
     const now = Date.now();
     const entries: KvEntry[] = [];
-    const body = request.body as Body | Body[];
+    const { body } = request;
     if (Array.isArray(body)) for (const record of body) appendRecord(record, now, config.typeCast, entries);
     else appendRecord(body, now, config.typeCast, entries);
     if (entries.length === 0) throw badRequest('No time series data found in request body!');
@@ -51,15 +44,14 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
     },
 
     getAttributeKeysByScope(request, reply) {
-      const { scope } = request.params as { scope: Scope };
-      return reply.code(200).send(store.attributeKeys(deviceId(request.params, 'READ_ATTRIBUTES'), scope));
+      return reply.code(200).send(store.attributeKeys(deviceId(request.params, 'READ_ATTRIBUTES'), request.params.scope));
     },
 
     saveDeviceTimeseries: save,
     saveDeviceTimeseriesWithTtl: save,
 
     async deleteDeviceTimeseries(request, reply) {
-      const query = request.query as DeleteQuery;
+      const query = request.query as DeleteQuery & DeleteFlags;
       const keys = requestKeys(query);
       const ref = entityRef(request.params);
       if (keys.length === 0) throw badRequest(`Empty keys: ${JSON.stringify(keys)}`);

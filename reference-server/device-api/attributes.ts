@@ -24,13 +24,13 @@ export function attributeHandlers({ store, config, polls }: ServerContext): Hand
   return {
     async postAttributes(request, reply) {
       const entries: KvEntry[] = [];
-      appendEntries(request.body as Record<string, unknown>, Date.now(), config.typeCast, entries);
+      appendEntries(request.body, Date.now(), config.typeCast, entries);
       if (entries.length > 0) await store.write(upsertClient, { deviceId: request.device.id, entries });
       return reply.code(200).send();
     },
 
     getAttributes(request, reply) {
-      const query = request.query as { clientKeys?: string[]; sharedKeys?: string[] };
+      const { query } = request;
       const clientKeys = keyList(query.clientKeys);
       const sharedKeys = keyList(query.sharedKeys);
       const everything = !clientKeys && !sharedKeys;
@@ -44,7 +44,7 @@ export function attributeHandlers({ store, config, polls }: ServerContext): Hand
     },
 
     subscribeAttributes(request, reply) {
-      polls.wait('attributes', request.device.id, reply, pollTimeout(request, config));
+      polls.wait('attributes', request.device.id, reply, pollTimeout(request.query.timeout, config));
       // Nothing returned: the reply is sent later, and a returned reply would make Fastify watch
       // its end with listeners and closures (reply.then) on every poll.
     },

@@ -18,12 +18,13 @@ export function claimHandlers({ store, config }: ServerContext): Handlers {
   const run = (claim: ClaimRecord) => openWindow(store, claim);
   return {
     async postClaim(request, reply) {
-      const body = (request.body ?? {}) as { secretKey?: string; durationMs?: number };
+      const { body } = request; // optional: null or undefined when absent
+      const durationMs = body?.durationMs;
       await store.write(run, {
         deviceId: request.device.id,
-        secretKey: body.secretKey ?? '',
+        secretKey: body?.secretKey ?? '',
         // ThingsBoard treats an absent, zero or negative duration as device.claim.duration.
-        expiresAt: Date.now() + (body.durationMs && body.durationMs > 0 ? body.durationMs : config.claimDurationMs),
+        expiresAt: Date.now() + (durationMs && durationMs > 0 ? durationMs : config.claimDurationMs),
       });
       return reply.code(200).send();
     },

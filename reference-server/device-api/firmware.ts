@@ -4,18 +4,11 @@ import { badRequest, notFound } from '../errors.js';
 import { sendPackageBytes } from '../package-bytes.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
-import type { Handlers } from '../handler.js';
+import type { Handlers, RouteOf } from '../handler.js';
 import type { OtaType } from '../store/types.js';
 
-interface PackageQuery {
-  title: string;
-  version: string;
-  size?: number;
-  chunk?: number;
-}
-
 export function firmwareHandlers({ store }: ServerContext): Handlers {
-  function download(type: OtaType, request: FastifyRequest, reply: FastifyReply) {
+  function download(type: OtaType, request: FastifyRequest<RouteOf<'getFirmware' | 'getSoftware'>>, reply: FastifyReply) {
     const device = request.device;
     const field = type === 'FIRMWARE' ? 'firmwareId' : 'softwareId';
     const packageId = device[field] ?? store.profileById(device.profileId)?.[field] ?? null;
@@ -23,7 +16,7 @@ export function firmwareHandlers({ store }: ServerContext): Handlers {
     const data = ota && !ota.url ? store.otaData(ota.id) : undefined;
     const what = type === 'FIRMWARE' ? 'firmware' : 'software';
     if (!ota || !data) throw notFound(`No ${what} package with data is assigned to the device`);
-    const { title, version, size = 0, chunk = 0 } = request.query as PackageQuery;
+    const { title, version, size = 0, chunk = 0 } = request.query;
     if (title !== ota.title || version !== ota.version) {
       throw badRequest(`Requested ${what} ${title} ${version} is not the assigned package`);
     }

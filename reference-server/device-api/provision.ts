@@ -7,19 +7,9 @@ import { ApiError } from '../errors.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { DeviceRecord, JsonObject, Store } from '../store/types.js';
+import type { Ok, Schema } from '../../spec/types.js';
 
-interface ProvisionRequest {
-  deviceName?: string;
-  provisionDeviceKey: string;
-  provisionDeviceSecret: string;
-  credentialsType?: 'ACCESS_TOKEN' | 'X509_CERTIFICATE' | 'MQTT_BASIC';
-  token?: string;
-  clientId?: string;
-  username?: string;
-  password?: string;
-  hash?: string;
-  gateway?: boolean;
-}
+type ProvisionRequest = Schema<'ProvisionRequest'>;
 
 const NOT_FOUND = { errorMsg: 'Provision data was not found!', status: 'NOT_FOUND' } as const;
 const FAILURE = { errorMsg: 'Failed to provision device!', status: 'FAILURE' } as const;
@@ -27,7 +17,7 @@ const FAILURE = { errorMsg: 'Failed to provision device!', status: 'FAILURE' } a
 function success(device: DeviceRecord) {
   const value = device.credentialsType === 'ACCESS_TOKEN' ? device.token
     : device.credentialsType === 'MQTT_BASIC' ? (JSON.parse(device.credentialsValue!) as JsonObject)
-      : device.credentialsValue;
+      : device.credentialsValue!; // X509_CERTIFICATE: the certificate
   return { credentialsValue: value, credentialsType: device.credentialsType, status: 'SUCCESS' } as const;
 }
 
@@ -56,7 +46,7 @@ function markProvisioned(store: Store, device: DeviceRecord): void {
 }
 
 /** Runs inside one write transaction, so that the checks and the creation are atomic. */
-function provision(store: Store, request: ProvisionRequest) {
+function provision(store: Store, request: ProvisionRequest): Ok<'postProvision'> {
   const { provisionDeviceKey: key, provisionDeviceSecret: secret } = request;
   if (!key || !secret) return NOT_FOUND;
   const profile = store.profileByProvisionKey(key);
@@ -104,7 +94,7 @@ export function provisionHandlers({ store }: ServerContext): Handlers {
   const run = (request: ProvisionRequest) => provision(store, request);
   return {
     async postProvision(request, reply) {
-      const outcome = await store.write(run, request.body as ProvisionRequest);
+      const outcome = await store.write(run, request.body);
       return reply.code(200).send(outcome);
     },
   };

@@ -9,21 +9,21 @@ export function rpcHandlers({ config, polls, rpc, rules }: ServerContext): Handl
     subscribeRpc(request, reply) {
       // A command issued while no poll was open is answered at once.
       if (!rpc.deliverQueued(request.device.id, reply)) {
-        polls.wait('rpc', request.device.id, reply, pollTimeout(request, config));
+        polls.wait('rpc', request.device.id, reply, pollTimeout(request.query.timeout, config));
       }
       // Nothing returned: the reply is sent later, and a returned reply would make Fastify watch
       // its end with listeners and closures (reply.then) on every poll.
     },
 
     async postRpcReply(request, reply) {
-      const { requestId } = request.params as { requestId: number };
+      const { requestId } = request.params;
       // Passed on as the bytes the device sent (ThingsBoard keeps the reply text).
       await rpc.reply(request.device.id, requestId, request.rawBody!);
       return reply.code(200).send();
     },
 
     postClientRpc(request, reply) {
-      const body = request.body as { method: string; params: unknown };
+      const { body } = request;
       const answer = rules.reply(body.method, memberText(body, 'params'));
       if (answer !== undefined) return sendJsonText(reply, 200, answer);
       polls.wait('clientRpc', request.device.id, reply, config.clientRpcTimeoutMs);

@@ -3,12 +3,13 @@ import { appendEntries } from '../kv-values.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { KvEntry } from '../store/types.js';
+import type { Schema } from '../../spec/types.js';
 
-type Record_ = Record<string, unknown>;
+type Timestamped = Schema<'TimestampedValues'>;
 
-/** Form (c) is an object carrying both ts and values; any other object is form (a). */
-export function appendRecord(record: Record_, now: number, typeCast: boolean, out: KvEntry[]): void {
-  if ('ts' in record && 'values' in record) appendEntries(record.values as Record_, record.ts as number, typeCast, out);
+/** Form (c) is an object carrying both ts and values (the contract's if/then); any other object is form (a). */
+export function appendRecord(record: Schema<'TelemetryRecord'>, now: number, typeCast: boolean, out: KvEntry[]): void {
+  if ('ts' in record && 'values' in record) appendEntries((record as Timestamped).values, (record as Timestamped).ts, typeCast, out);
   else appendEntries(record, now, typeCast, out);
 }
 
@@ -18,7 +19,7 @@ export function telemetryHandlers({ store, config }: ServerContext): Handlers {
     async postTelemetry(request, reply) {
       const now = Date.now();
       const entries: KvEntry[] = [];
-      const body = request.body as Record_ | Record_[];
+      const { body } = request;
       if (Array.isArray(body)) for (const record of body) appendRecord(record, now, config.typeCast, entries);
       else appendRecord(body, now, config.typeCast, entries);
       if (entries.length > 0) await store.write(insert, { deviceId: request.device.id, entries });

@@ -50,7 +50,7 @@ export const otaFrom = (r: Row): OtaRecord => ({
   id: r.id as string, type: r.type as OtaRecord['type'], title: r.title as string, version: r.version as string,
   tag: r.tag as string | null, url: r.url as string | null, profileId: r.profile_id as string | null,
   fileName: r.file_name as string | null, contentType: r.content_type as string | null,
-  checksumAlgorithm: r.checksum_algorithm as string | null, checksum: r.checksum as string | null,
+  checksumAlgorithm: r.checksum_algorithm as OtaRecord['checksumAlgorithm'], checksum: r.checksum as string | null,
   dataSize: r.data_size as number | null, createdTime: r.created_time as number,
 });
 export const otaCells = (o: OtaRecord) => ({

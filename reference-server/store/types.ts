@@ -1,6 +1,8 @@
 // The storage port. The embedded default is SQLite (sqlite.ts); a server database can implement
 // the same interface later. Reads are synchronous; every write goes through write(), which groups
-// the writes of one event-loop turn into one committed transaction.
+// the writes of one event-loop turn into one committed transaction. Records are internal; the
+// enumerations they share with the wire come from the contract.
+import type { Schema } from '../../spec/types.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -23,7 +25,7 @@ export interface KvEntry {
 }
 
 /** ThingsBoard's DeviceCredentialsType values that dhi stores (LwM2M is not modelled). */
-export type CredentialsType = 'ACCESS_TOKEN' | 'X509_CERTIFICATE' | 'MQTT_BASIC';
+export type CredentialsType = Schema<'CredentialsType'>;
 
 export interface DeviceRecord {
   id: string;
@@ -46,7 +48,7 @@ export interface DeviceRecord {
   createdTime: number;
 }
 
-export type ProvisionType = 'DISABLED' | 'ALLOW_CREATE_NEW_DEVICES' | 'CHECK_PRE_PROVISIONED_DEVICES';
+export type ProvisionType = Schema<'ProvisionConfiguration'>['type'];
 
 export interface ProfileRecord {
   id: string;
@@ -63,7 +65,7 @@ export interface ProfileRecord {
   createdTime: number;
 }
 
-export type RpcStatus = 'QUEUED' | 'SENT' | 'DELIVERED' | 'SUCCESSFUL' | 'TIMEOUT' | 'EXPIRED' | 'FAILED' | 'DELETED';
+export type RpcStatus = Schema<'RpcStatus'>;
 
 export interface RpcRecord {
   id: string;
@@ -91,7 +93,7 @@ export interface ClaimRecord {
   expiresAt: number;
 }
 
-export type OtaType = 'FIRMWARE' | 'SOFTWARE';
+export type OtaType = Schema<'OtaPackageInput'>['type'];
 
 export interface OtaRecord {
   id: string;
@@ -103,7 +105,7 @@ export interface OtaRecord {
   profileId: string | null;
   fileName: string | null;
   contentType: string | null;
-  checksumAlgorithm: string | null;
+  checksumAlgorithm: Schema<'ChecksumAlgorithm'> | null;
   checksum: string | null;
   dataSize: number | null;
   createdTime: number;
@@ -116,7 +118,7 @@ export interface CustomerRecord {
   createdTime: number;
 }
 
-export type Authority = 'TENANT_ADMIN' | 'CUSTOMER_USER';
+export type Authority = Schema<'UserInput'>['authority'];
 
 export interface UserRecord {
   id: string;

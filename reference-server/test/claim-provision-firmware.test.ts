@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createDevice, startTestServer, stopTestServer, type TestServer } from './helpers.js';
-import type { ProfileRecord } from '../store/types.js';
+import type { OtaRecord, ProfileRecord } from '../store/types.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -123,7 +123,7 @@ describe('operation 10: firmware and software', () => {
   const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 7) % 256));
 
   async function assignFirmware(type: 'FIRMWARE' | 'SOFTWARE' = 'FIRMWARE') {
-    const ota = {
+    const ota: OtaRecord = {
       id: randomUUID(), type, title: 'fw', version: `1.${randomUUID()}`, tag: null, url: null, profileId: null,
       fileName: 'fw.bin', contentType: 'application/octet-stream', checksumAlgorithm: 'SHA256',
       checksum: createHash('sha256').update(bytes).digest('hex'), dataSize: bytes.length, createdTime: Date.now(),
@@ -151,10 +151,9 @@ describe('operation 10: firmware and software', () => {
     const chunks: Buffer[] = [];
     const size = 300;
     for (let chunk = 0; chunk <= Math.ceil(bytes.length / size); chunk++) {
-      const { request } = await import('undici');
-      const res = await request(`${server.httpUrl}/api/v1/${device.token}/software?title=fw&version=${ota.version}&size=${size}&chunk=${chunk}`);
-      expect(res.statusCode).toBe(200);
-      chunks.push(Buffer.from(await res.body.arrayBuffer()));
+      const res = await call(server.httpUrl, 'GET', `/api/v1/${device.token}/software?title=fw&version=${ota.version}&size=${size}&chunk=${chunk}`);
+      expect(res.status).toBe(200);
+      chunks.push(res.bytes);
     }
     expect(chunks.map((c) => c.length)).toEqual([300, 300, 300, 100, 0]);
     const joined = Buffer.concat(chunks);

@@ -1,49 +1,11 @@
 // Helpers for the control API tests: a logged-in client over real sockets, and waiting for polls.
 import { expect, vi } from 'vitest';
 import { FormData, request } from 'undici';
-import { call, startTestServer, type Response, type TestServer } from './helpers.js';
-import { loadContract, type Operation } from '../../spec/load.js';
-import { compile, describeErrors, type Validator } from '../../spec/schema-validator.js';
+import { call, checked, startTestServer, type Response, type TestServer } from './helpers.js';
+import { operationOf, type Method } from './contract-responses.js';
 import type { PollKind } from '../long-poll.js';
 
-interface Documented {
-  op: Operation;
-  re: RegExp;
-  validators: Map<string, Validator | undefined>;
-}
-
-const documented: Documented[] = (await loadContract()).operations.map((op) => ({
-  op,
-  re: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`),
-  validators: new Map(Object.entries(op.responses).map(([status, r]) => [
-    status, r.contentType === 'application/json' && r.schema ? compile(r.schema) : undefined,
-  ])),
-}))
-  // A literal segment wins over a parameter, as in the router: /deviceProfile/names before /deviceProfile/{id}.
-  .sort((a, b) => a.op.path.split('{').length - b.op.path.split('{').length);
-
-/** Every control response the tests see must be documented: its status, and its JSON body's schema. */
-function checkAgainstContract(method: Method, path: string, res: Response): void {
-  const url = path.split('?')[0];
-  const entry = documented.find((d) => d.op.method === method.toLowerCase() && d.re.test(url));
-  expect.soft(entry, `${method} ${url} is in the contract`).toBeDefined();
-  if (!entry) return;
-  const where = `${entry.op.operationId} ${res.status}`;
-  expect.soft(entry.validators.has(String(res.status)), `${where} is documented`).toBe(true);
-  // The content type: the declared one for a body, none declared for an empty one (a persistent
-  // one-way RPC's {rpcId} is the one JSON body OpenAPI cannot declare next to an empty one).
-  const declared = entry.op.responses[String(res.status)]?.contentType;
-  const sent = String(res.headers['content-type'] ?? '').split(';')[0];
-  if (res.text === '') expect.soft(declared, `${where} declares no body for an empty one`).toBeUndefined();
-  else if (declared) expect.soft(sent, `${where} content type`).toBe(declared);
-  const validate = entry.validators.get(String(res.status));
-  if (validate && res.text !== '') {
-    const ok = validate(JSON.parse(res.text));
-    expect.soft(ok ? [] : describeErrors(validate.errors), `${where} body matches the contract`).toEqual([]);
-  }
-}
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type { Method } from './contract-responses.js';
 export type Api = (method: Method, path: string, body?: string | object) => Promise<Response>;
 
 export async function loginAs(server: TestServer, username = 'tenant@thingsboard.org', password = 'tenant'): Promise<string> {
@@ -52,12 +14,11 @@ export async function loginAs(server: TestServer, username = 'tenant@thingsboard
   return (res.json() as { token: string }).token;
 }
 
-/** Control API calls carrying `X-Authorization: Bearer <jwt>`. */
+/** Control API calls carrying `X-Authorization: Bearer <jwt>`; each is an operation of the document. */
 export function client(server: TestServer, jwt: string): Api {
   return async (method, path, body) => {
-    const res = await call(server.httpUrl, method, path, body, { 'x-authorization': `Bearer ${jwt}` });
-    checkAgainstContract(method, path, res);
-    return res;
+    expect.soft(operationOf(method, path), `${method} ${path.split('?')[0]} is in the contract`).toBeDefined();
+    return call(server.httpUrl, method, path, body, { 'x-authorization': `Bearer ${jwt}` });
   };
 }
 
@@ -103,9 +64,5 @@ export async function upload(server: TestServer, jwt: string, path: string, byte
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('file', new Blob([bytes], { type: contentType }), fileName);
-  const res = await request(server.httpUrl + path, { method: 'POST', body: form, headers: { 'x-authorization': `Bearer ${jwt}` } });
-  const text = await res.body.text();
-  const response = { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
-  checkAgainstContract('POST', path, response);
-  return response;
+  return checked('POST', path, await request(server.httpUrl + path, { method: 'POST', body: form, headers: { 'x-authorization': `Bearer ${jwt}` } }));
 }

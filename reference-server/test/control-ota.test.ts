@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import { defaultConfig } from '../config.js';
 import { call, startTestServer, stopTestServer, type TestServer } from './helpers.js';
 import { client, loginAs, newDeviceVia, openPolls, upload, type Api } from './control-helpers.js';
@@ -97,11 +96,11 @@ describe('OTA packages', () => {
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.json()).toMatchObject({ status: 413 });
     expect(server.ctx.store.otaById(id)?.dataSize).toBeNull();
-    const garbage = await request(`${server.httpUrl}/api/otaPackage/${id}?checksumAlgorithm=SHA256`, {
-      method: 'POST', body: 'garbage', headers: { 'content-type': 'multipart/form-data; boundary=xyz', 'x-authorization': `Bearer ${jwt}` },
+    const garbage = await call(server.httpUrl, 'POST', `/api/otaPackage/${id}?checksumAlgorithm=SHA256`, 'garbage', {
+      'content-type': 'multipart/form-data; boundary=xyz', 'x-authorization': `Bearer ${jwt}`,
     });
-    expect(garbage.statusCode).toBe(400);
-    expect(await garbage.body.json()).toMatchObject({ status: 400, errorCode: 31 });
+    expect(garbage.status).toBe(400);
+    expect(garbage.json()).toMatchObject({ status: 400, errorCode: 31 });
     expect((await upload(server, jwt, `/api/otaPackage/${id}?checksumAlgorithm=SHA256`, FOX)).status).toBe(200);
     expect((await upload(server, jwt, `/api/otaPackage/${id}?checksumAlgorithm=SHA256`, FOX)).status).toBe(400);
   });
@@ -110,12 +109,12 @@ describe('OTA packages', () => {
     const id = await createPackage();
     const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
     await upload(server, jwt, `/api/otaPackage/${id}?checksumAlgorithm=MD5`, bytes, '../dir/my fw;v2.bin', 'application/x-firmware');
-    const res = await fetch(`${server.httpUrl}/api/otaPackage/${id}/download`, { headers: { 'x-authorization': `Bearer ${jwt}` } });
+    const res = await call(server.httpUrl, 'GET', `/api/otaPackage/${id}/download`, undefined, { 'x-authorization': `Bearer ${jwt}` });
     expect(res.status).toBe(200);
-    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
-    expect(res.headers.get('content-disposition')).toBe('attachment;filename=my_fw_v2.bin');
-    expect(res.headers.get('x-filename')).toBe('my_fw_v2.bin');
-    expect(res.headers.get('content-type')).toBe('application/x-firmware');
+    expect(res.bytes.equals(bytes)).toBe(true);
+    expect(res.headers['content-disposition']).toBe('attachment;filename=my_fw_v2.bin');
+    expect(res.headers['x-filename']).toBe('my_fw_v2.bin');
+    expect(res.headers['content-type']).toBe('application/x-firmware');
     expect((await api('GET', `/api/otaPackage/${id}`)).json()).toMatchObject({ id: { id }, fileName: 'my_fw_v2.bin', dataSize: 1000 });
     const list = (await api('GET', '/api/otaPackages?pageSize=100')).json() as { data: { id: { id: string } }[]; totalElements: number };
     expect(list.data.map((p) => p.id.id)).toContain(id);
@@ -145,9 +144,9 @@ describe('assigning packages', () => {
     const size = 1000;
     const chunks: Buffer[] = [];
     for (let chunk = 0; chunk <= Math.ceil(shared.shared.fw_size / size); chunk++) {
-      const res = await fetch(`${server.httpUrl}/api/v1/${device.token}/firmware?title=chunky&version=2.0&size=${size}&chunk=${chunk}`);
+      const res = await call(server.httpUrl, 'GET', `/api/v1/${device.token}/firmware?title=chunky&version=2.0&size=${size}&chunk=${chunk}`);
       expect(res.status).toBe(200);
-      chunks.push(Buffer.from(await res.arrayBuffer()));
+      chunks.push(res.bytes);
     }
     expect(chunks.map((c) => c.length)).toEqual([1000, 1000, 500, 0]);
     const whole = Buffer.concat(chunks);
@@ -161,7 +160,7 @@ describe('assigning packages', () => {
     expect((await setDevicePackage(device.id, 'firmwareId', null)).status).toBe(200);
     expect(((await unassignPoll).json() as { deleted: string[] }).deleted.sort()).toEqual(Object.keys(fw).sort());
     expect(server.ctx.store.attributes(device.id, 'SHARED_SCOPE')).toEqual([]);
-    expect((await fetch(`${server.httpUrl}/api/v1/${device.token}/firmware?title=chunky&version=2.0`)).status).toBe(404);
+    expect((await call(server.httpUrl, 'GET', `/api/v1/${device.token}/firmware?title=chunky&version=2.0`)).status).toBe(404);
     expect((await api('DELETE', `/api/otaPackage/${id}`)).status).toBe(200);
     expect((await api('GET', `/api/otaPackage/${id}`)).status).toBe(404);
   });
@@ -182,8 +181,8 @@ describe('assigning packages', () => {
     const shared = (id: string) => Object.fromEntries(server.ctx.store.attributes(id, 'SHARED_SCOPE').map((e) => [e.key, e.value]));
     expect(shared(inherits.id)).toMatchObject({ fw_title: 'pfw', sw_title: 'psw', sw_size: 16 });
     expect(shared(own.id)).toMatchObject({ fw_title: ownPackage.info.title, sw_title: 'psw' });
-    const download = await fetch(`${server.httpUrl}/api/v1/${inherits.token}/software?title=psw&version=1.0`);
-    expect(Buffer.from(await download.arrayBuffer()).toString()).toBe('profile software');
+    const download = await call(server.httpUrl, 'GET', `/api/v1/${inherits.token}/software?title=psw&version=1.0`);
+    expect(download.text).toBe('profile software');
   });
 
   it('refuses a package of the other type, one without data, or one of another profile with 400', async () => {

@@ -6,7 +6,7 @@ import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGroupCommit } from '../store/group-commit.js';
 import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
-import { call, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
+import { call, checked, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
 
 const rpcCommand = { method: 'm', params: '{}', oneway: true, persistent: false, retries: 0, additionalInfo: null };
 let running: TestServer | undefined;
@@ -135,11 +135,9 @@ describe('HTTPS', () => {
     expect(running.httpsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const device = await createDevice(running.ctx);
     const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
-    const res = await request(`${running.httpsUrl}/api/v1/${device.token}/telemetry`, {
-      method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' }, dispatcher,
-    });
-    expect(res.statusCode).toBe(200);
-    await res.body.text();
+    const path = `/api/v1/${device.token}/telemetry`;
+    const res = await checked('POST', path, await request(running.httpsUrl + path, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' }, dispatcher }));
+    expect(res.status).toBe(200);
     await dispatcher.close();
     expect(running.ctx.store.telemetryCount(device.id)).toBe(1);
   });

@@ -1,11 +1,10 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FormData, request } from 'undici';
 import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
 import { buildApp } from '../app.js';
 import { createSqliteStore } from '../store/sqlite.js';
 import { call, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
-import { client, loginAs, type Api } from './control-helpers.js';
+import { client, loginAs, upload, type Api } from './control-helpers.js';
 import { join } from 'node:path';
 
 let server: TestServer;
@@ -56,14 +55,11 @@ describe('OTA file names outside Latin-1', () => {
   it('serves the download with RFC 6266 filename* (UTF-8) and an ASCII stand-in', async () => {
     const created = await api('POST', '/api/otaPackage', { title: 'прошивка', version: '1', type: 'FIRMWARE', deviceProfileId: { entityType: 'DEVICE_PROFILE', id: server.ctx.store.defaultProfile().id } });
     const id = (created.json() as { id: { id: string } }).id.id;
-    const form = new FormData();
-    form.append('file', new Blob([Buffer.from('firmware')]), 'прошивка 固件.bin');
-    const up = await request(`${server.httpUrl}/api/otaPackage/${id}?checksumAlgorithm=SHA256`, { method: 'POST', body: form, headers: { 'x-authorization': `Bearer ${jwt}` } });
-    expect(up.statusCode).toBe(200);
-    await up.body.text();
-    const res = await request(`${server.httpUrl}/api/otaPackage/${id}/download`, { headers: { 'x-authorization': `Bearer ${jwt}` } });
-    expect(res.statusCode).toBe(200);
-    expect(await res.body.text()).toBe('firmware');
+    const up = await upload(server, jwt, `/api/otaPackage/${id}?checksumAlgorithm=SHA256`, Buffer.from('firmware'), 'прошивка 固件.bin');
+    expect(up.status).toBe(200);
+    const res = await call(server.httpUrl, 'GET', `/api/otaPackage/${id}/download`, undefined, { 'x-authorization': `Bearer ${jwt}` });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('firmware');
     const disposition = String(res.headers['content-disposition']);
     const encoded = /filename\*=UTF-8''(\S+)/.exec(disposition)?.[1];
     expect(decodeURIComponent(encoded ?? '')).toBe('прошивка_固件.bin');

@@ -1,13 +1,17 @@
-// Test harness: a real server on 127.0.0.1:0 with a real SQLite file, and undici requests.
+// Test harness: a real server on 127.0.0.1:0 with a real SQLite file, and undici requests whose
+// responses are checked against the contract.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { startServer, type RunningServer } from '../server.js';
 import { newDevice } from '../device-records.js';
 import type { ServerConfig } from '../config.js';
 import type { ServerContext } from '../context.js';
 import type { DeviceRecord } from '../store/types.js';
+import { checkAgainstContract, type Method, type Response } from './contract-responses.js';
+
+export type { Response } from './contract-responses.js';
 
 export interface TestServer extends RunningServer {
   ctx: ServerContext;
@@ -43,16 +47,10 @@ export async function createDevice(ctx: ServerContext, fields: Partial<DeviceRec
   return device;
 }
 
-export interface Response {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: () => unknown;
-}
-
+/** One request; its response must be in the document (contract-responses.ts). */
 export async function call(
   base: string,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: Method,
   path: string,
   body?: string | object,
   headers: Record<string, string> = {},
@@ -65,6 +63,14 @@ export async function call(
     headers: payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
     signal,
   });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
+  return checked(method, path, res);
+}
+
+/** Reads a response to the end and checks it against the contract. */
+export async function checked(method: Method, path: string, res: Dispatcher.ResponseData): Promise<Response> {
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  const text = bytes.toString();
+  const response = { status: res.statusCode, headers: res.headers, bytes, text, json: () => JSON.parse(text) };
+  checkAgainstContract(method, path, response);
+  return response;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
-import { createDevice, startTestServer, stopTestServer, type TestServer } from './helpers.js';
+import { call, createDevice, startTestServer, stopTestServer, type TestServer } from './helpers.js';
 import { loginAs } from './control-helpers.js';
 
 // A refused body (401, 413) is answered and the connection closed: the client cannot push its
@@ -65,12 +65,10 @@ describe('refused bodies', () => {
   });
 
   it('answers 413 for a multipart OTA upload over its limit before the whole body and stops reading it', async () => {
-    const created = await fetch(`${server.httpUrl}/api/otaPackage`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-authorization': `Bearer ${jwt}` },
-      body: JSON.stringify({ title: 'big', version: '1', type: 'FIRMWARE', deviceProfileId: { entityType: 'DEVICE_PROFILE', id: server.ctx.store.defaultProfile().id } }),
-    });
-    const id = ((await created.json()) as { id: { id: string } }).id.id;
+    const created = await call(server.httpUrl, 'POST', '/api/otaPackage',
+      { title: 'big', version: '1', type: 'FIRMWARE', deviceProfileId: { entityType: 'DEVICE_PROFILE', id: server.ctx.store.defaultProfile().id } },
+      { 'x-authorization': `Bearer ${jwt}` });
+    const id = (created.json() as { id: { id: string } }).id.id;
     const preamble = '--XB\r\nContent-Disposition: form-data; name="file"; filename="fw.bin"\r\nContent-Type: application/octet-stream\r\n\r\n';
     const result = await push(post(`/api/otaPackage/${id}?checksumAlgorithm=SHA256`,
       `X-Authorization: Bearer ${jwt}\r\nContent-Type: multipart/form-data; boundary=XB\r\nContent-Length: ${HUNDRED_MB}\r\n`), HUNDRED_MB, preamble);
