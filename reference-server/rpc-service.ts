@@ -49,8 +49,6 @@ interface Live {
   settle: (outcome: RpcOutcome) => void;
 }
 
-const TERMINAL = new Set(['SUCCESSFUL', 'TIMEOUT', 'EXPIRED', 'FAILED', 'DELETED']);
-
 export function createRpcService(store: Store, polls: LongPolls): RpcService {
   // Commands of this process that have not ended, by RPC uuid. The store holds their status;
   // this map holds what the store cannot: the timer and the awaiting caller.
@@ -95,9 +93,9 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
     return store.write(() => store.updateRpc(entry.rpc.id, { status, response: response ?? entry.rpc.response })).then(settle, settle);
   }
 
+  /** ThingsBoard saves EXPIRED whether or not a poll took the command; only its caller's answer differs. */
   function onExpiry(entry: Live): void {
-    if (entry.delivered) finish(entry, 'TIMEOUT', { kind: 'timeout' });
-    else finish(entry, 'EXPIRED', { kind: 'expired' });
+    finish(entry, 'EXPIRED', { kind: entry.delivered ? 'timeout' : 'expired' });
   }
 
   function send(entry: Live, reply: FastifyReply): void {
@@ -143,7 +141,8 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
 
     async reply(deviceId, requestId, response) {
       const stored = store.rpcByRequestId(deviceId, requestId);
-      if (!stored || stored.oneway || TERMINAL.has(stored.status)) return;
+      // An ended command is no longer live and no longer DELIVERED: its reply is dropped below.
+      if (!stored || stored.oneway) return;
       const entry = live.get(stored.id);
       // The device is answered once the reply is stored: a read-back after its 200 sees it.
       if (entry?.delivered) return finish(entry, 'SUCCESSFUL', { kind: 'replied', response }, response);

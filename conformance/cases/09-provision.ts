@@ -1,19 +1,20 @@
 // Operation 9: POST /api/v1/provision (no token; key and secret of a device profile in the body).
 import type { Case, CaseRun, Failure } from '../case.js';
 import type { Reply } from '../client.js';
-import { bodyEquals, checkAll, isErrorBody, isObject, isTrue, noting, should, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
+import { attributesInclude, bodyEquals, checkAll, isErrorBody, isObject, isTrue, noting, should, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
 import { randomToken } from '../control/index.js';
 import type { ProvisionType } from '../control/server-side.js';
-import { json, op, raw, type Body } from './kit.js';
+import { expectStored, json, op, raw, type Body } from './kit.js';
 import { TB_500 } from './patterns.js';
 
 const NOT_FOUND = { errorMsg: 'Provision data was not found!', status: 'NOT_FOUND' };
 const FAILURE = { errorMsg: 'Failed to provision device!', status: 'FAILURE' };
 
-async function profile(t: CaseRun, type: ProvisionType): Promise<{ key: string; secret: string; profileId: string }> {
+/** A provisioning profile; `name` tells apart the profiles of one case. */
+async function profile(t: CaseRun, type: ProvisionType, name = 'profile'): Promise<{ key: string; secret: string; profileId: string }> {
   const key = `key-${randomToken(16)}`;
   const secret = `secret-${randomToken(16)}`;
-  return { key, secret, profileId: await t.control.createProvisionProfile(`${t.unique}-profile`, type, key, secret) };
+  return { key, secret, profileId: await t.control.createProvisionProfile(`${t.unique}-${name}`, type, key, secret) };
 }
 
 /** Provisions; a device created under that name is deleted after the case (even if it should not exist). */
@@ -49,7 +50,16 @@ function refused(reply: Reply, why: string): Failure | undefined {
   return success ? { check: 'provisionRefused', expected: `no SUCCESS (${why})`, actual: reply.json } : undefined;
 }
 
-function outcomeCase(c: { id: string; title: string; requirement: string; type: ProvisionType; expected: Record<string, string>; body: (p: { key: string; secret: string }, t: CaseRun) => Promise<Record<string, unknown>> }): Case {
+interface Outcome {
+  id: string;
+  title: string;
+  requirement: string;
+  type: ProvisionType;
+  expected: Record<string, unknown> | ((t: CaseRun) => Record<string, unknown>);
+  body: (p: { key: string; secret: string }, t: CaseRun) => Promise<Record<string, unknown>>;
+}
+
+function outcomeCase(c: Outcome): Case {
   return {
     id: c.id,
     title: c.title,
@@ -58,7 +68,8 @@ function outcomeCase(c: { id: string; title: string; requirement: string; type: 
     control: true,
     async run(t) {
       const p = await profile(t, c.type);
-      t.expect(...checkAll(await provision(t, await c.body(p, t)), statusIs(200), bodyEquals(c.expected)));
+      const expected = typeof c.expected === 'function' ? c.expected(t) : c.expected;
+      t.expect(...checkAll(await provision(t, await c.body(p, t)), statusIs(200), bodyEquals(expected)));
     },
   };
 }
@@ -178,6 +189,95 @@ export const provisionCases: Case[] = [
       const reply = await t.device(op.provision(json({ deviceName: `${t.unique}-refused`, provisionDeviceKey: `unknown-${randomToken()}`, provisionDeviceSecret: 'whatever' })));
       const status = isObject(reply.json) ? reply.json.status : undefined;
       t.expect(statusIs(200)(reply), isTrue('refusalHasAStatus', typeof status === 'string' && status !== 'SUCCESS', 'a status such as NOT_FOUND or FAILURE', reply.json ?? reply.text.slice(0, 200)));
+    },
+  },
+  {
+    id: '9.6.5',
+    title: 'a provisioned device carries the server attribute provisionState = "provisioned"',
+    requirement: 'ThingsBoard saves the SERVER_SCOPE attribute provisionState="provisioned" on every device it provisions, created or pre-provisioned (DeviceProvisionServiceImpl.saveProvisionStateAttribute).',
+    severity: 'SHOULD',
+    control: true,
+    async run(t) {
+      const created = await profile(t, 'ALLOW_CREATE_NEW_DEVICES');
+      const name = `${t.unique}-state`;
+      t.expect(succeeded(await provision(t, { deviceName: name, provisionDeviceKey: created.key, provisionDeviceSecret: created.secret })));
+      const device = await t.control.deviceByName(name);
+      const pre = await profile(t, 'CHECK_PRE_PROVISIONED_DEVICES', 'pre');
+      const existing = await t.control.createDevice(`${t.unique}-prestate`, { profileId: pre.profileId });
+      t.expect(succeeded(await provision(t, { deviceName: existing.name, provisionDeviceKey: pre.key, provisionDeviceSecret: pre.secret })));
+      for (const id of [device?.id.id, existing.id]) {
+        if (id) await expectStored(t, () => t.control.getAttributes(id, 'SERVER_SCOPE', ['provisionState']), (found) => [attributesInclude(found, { provisionState: 'provisioned' })]);
+      }
+    },
+  },
+  outcomeCase({
+    id: '9.6.6',
+    title: 'MQTT_BASIC credentials in the request: SUCCESS with them as a JSON object',
+    requirement: 'ThingsBoard creates the device with the MQTT basic credentials the request carries and answers them as {"clientId","userName","password"} (DeviceServiceImpl.saveDevice(ProvisionRequest), JsonConverter.toJson(ProvisionDeviceResponseMsg)).',
+    type: 'ALLOW_CREATE_NEW_DEVICES',
+    body: async (p, t) => ({ deviceName: `${t.unique}-mqtt`, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret, credentialsType: 'MQTT_BASIC', clientId: `c-${t.unique}`, username: `u-${t.unique}`, password: 'p1' }),
+    expected: (t) => ({ credentialsValue: { clientId: `c-${t.unique}`, userName: `u-${t.unique}`, password: 'p1' }, credentialsType: 'MQTT_BASIC', status: 'SUCCESS' }),
+  }),
+  outcomeCase({
+    id: '9.6.7',
+    title: 'an X.509 certificate in the request: SUCCESS with credentialsType X509_CERTIFICATE and the certificate',
+    requirement: 'ThingsBoard creates the device with the X.509 credentials of the request\'s hash (the certificate) and answers them (CoapProvisionJsonDeviceTest, MqttProvisionJsonDeviceTest).',
+    type: 'ALLOW_CREATE_NEW_DEVICES',
+    body: async (p, t) => ({ deviceName: `${t.unique}-x509`, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret, credentialsType: 'X509_CERTIFICATE', hash: `cert${t.unique}` }),
+    expected: (t) => ({ credentialsValue: `cert${t.unique}`, credentialsType: 'X509_CERTIFICATE', status: 'SUCCESS' }),
+  }),
+  {
+    id: '9.6.8',
+    title: 'gateway: true makes the new device a gateway (additionalInfo.gateway)',
+    requirement: 'ThingsBoard sets additionalInfo.gateway=true on a device provisioned with "gateway": true (DeviceServiceImpl.saveDevice(ProvisionRequest)).',
+    severity: 'SHOULD',
+    control: true,
+    async run(t) {
+      const p = await profile(t, 'ALLOW_CREATE_NEW_DEVICES');
+      const names = { gateway: `${t.unique}-gw`, plain: `${t.unique}-plain` };
+      t.expect(succeeded(await provision(t, { deviceName: names.gateway, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret, gateway: true })));
+      t.expect(succeeded(await provision(t, { deviceName: names.plain, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret })));
+      const gateway = await t.control.deviceByName(names.gateway);
+      const plain = await t.control.deviceByName(names.plain);
+      const flag = (d: typeof gateway) => (isObject(d?.additionalInfo) ? d.additionalInfo.gateway === true : false);
+      t.expect(valueEquals('gatewayFlags', { gateway: flag(gateway), plain: flag(plain) }, { gateway: true, plain: false }));
+    },
+  },
+  outcomeCase({
+    id: '9.6.9',
+    title: 'CHECK_PRE_PROVISIONED_DEVICES with a device of another profile answers FAILURE',
+    requirement: 'ThingsBoard provisions a pre-provisioned device only when it belongs to the profile of the key; else 200 FAILURE.',
+    type: 'CHECK_PRE_PROVISIONED_DEVICES',
+    expected: FAILURE,
+    body: async (p, t) => ({ deviceName: (await t.control.createDevice(`${t.unique}-other`)).name, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret }),
+  }),
+  {
+    id: '9.6.10',
+    title: 'the device name is trimmed: spaces around it are dropped, a blank name answers FAILURE',
+    requirement: 'ThingsBoard trims deviceName before use, and refuses a name that is blank after trimming with 200 FAILURE (DeviceProvisionServiceImpl.provisionDevice).',
+    severity: 'SHOULD',
+    control: true,
+    async run(t) {
+      const p = await profile(t, 'ALLOW_CREATE_NEW_DEVICES');
+      const name = `${t.unique}-trim`;
+      t.expect(succeeded(await provision(t, { deviceName: `  ${name}  `, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret })));
+      const device = await t.control.adoptDeviceByName(name);
+      t.expect(isTrue('trimmedNameCreated', device !== undefined, `a device named "${name}"`, 'none'));
+      t.expect(...checkAll(await provisionRefused(t, { deviceName: '   ', provisionDeviceKey: p.key, provisionDeviceSecret: p.secret }), statusIs(200), bodyEquals(FAILURE)));
+    },
+  },
+  {
+    id: '9.6.11',
+    title: 'an empty provisionDeviceKey or provisionDeviceSecret answers NOT_FOUND',
+    requirement: 'ThingsBoard answers 200 NOT_FOUND when the key or the secret is empty (DeviceProvisionServiceImpl.provisionDevice: StringUtils.isEmpty).',
+    severity: 'SHOULD',
+    control: true,
+    async run(t) {
+      const p = await profile(t, 'ALLOW_CREATE_NEW_DEVICES');
+      for (const [key, secret] of [['', p.secret], [p.key, '']]) {
+        const reply = await provisionRefused(t, { deviceName: `${t.unique}-empty`, provisionDeviceKey: key, provisionDeviceSecret: secret });
+        t.expect(...checkAll(reply, statusIs(200), bodyEquals(NOT_FOUND)));
+      }
     },
   },
   badRequest('9.2.1', 'a request without provisionDeviceSecret is 400', json({ deviceName: 'x', provisionDeviceKey: 'k' })),

@@ -14,6 +14,7 @@ import { authCases } from './auth.js';
 import { errorCases } from './errors.js';
 import { isolationCases } from './isolation.js';
 import { keyFilterCases } from './key-filters.js';
+import { persistentRpcCases } from './persistent-rpc.js';
 import { pollBoundCases } from './poll-bounds.js';
 import { rpcRoutingCases } from './rpc-routing.js';
 import { robustnessCases } from './robustness.js';
@@ -34,6 +35,7 @@ export const catalogue: readonly Case[] = [
   ...isolationCases,
   ...keyFilterCases,
   ...pollBoundCases,
+  ...persistentRpcCases,
   ...rpcRoutingCases,
 ].sort((a, b) => compareIds(a.id, b.id));
 

@@ -35,6 +35,15 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     return call(ctx, RPC_OPERATIONS[version][direction], { method: 'POST', path, ...body, deadlineMs: (timeout ?? 10_000) + 10_000 }, 'any');
   }
 
+  /** A persistent command's record (GET /api/rpc/persistent/{rpcId}): 200 with it, or 404 once deleted. */
+  function persistentRpc(rpcId: string): Promise<Reply> {
+    return call(ctx, 'getPersistentRpc', { method: 'GET', path: `/api/rpc/persistent/${rpcId}` }, [200, 404]);
+  }
+
+  async function deletePersistentRpc(rpcId: string): Promise<void> {
+    await call(ctx, 'deletePersistentRpc', { method: 'DELETE', path: `/api/rpc/persistent/${rpcId}` });
+  }
+
   /** Sets a device-side RPC rule; false when the server has no dhi rules API (e.g. ThingsBoard). */
   async function setRule(method: string, rule: Body<'setRule'>): Promise<boolean> {
     const reply = await call(ctx, 'setRule', { method: 'PUT', path: `/api/dhi/rules/${encodeURIComponent(method)}`, json: rule }, [200, 404, 405]);
@@ -132,5 +141,5 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     return call(ctx, 'claimDevice', { method: 'POST', path: `/api/customer/device/${encodeURIComponent(deviceName)}/claim`, json: { secretKey } }, 'any', jwt);
   }
 
-  return { sendRpc, setRule, createPackage, assignPackage, assignProfilePackage, createProvisionProfile, createCustomerUser, claimDevice };
+  return { sendRpc, persistentRpc, deletePersistentRpc, setRule, createPackage, assignPackage, assignProfilePackage, createProvisionProfile, createCustomerUser, claimDevice };
 }
