@@ -144,6 +144,18 @@ export const telemetryCases: Case[] = [
       await expectStored(t, () => t.control.getTimeseries(d.id, ['ns', 'bs']), (series) => [storedValueEquals(series, 'ns', 42), storedValueEquals(series, 'bs', 'true')]);
     },
   },
+  {
+    id: '1.6.5',
+    title: 'an object with "values" but no "ts" is form (a): "values" is an ordinary key',
+    requirement: 'ThingsBoard reads form (c) only when the object has both ts and values (JsonConverter.convertToTelemetry); otherwise every key, values included, is a telemetry key.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      t.expect(statusIs(200)(await t.device(op.telemetry(d.token, json({ values: { inner: 1 } })))));
+      await expectStored(t, () => t.control.getTimeseries(d.id, ['values', 'inner']), (series) => [storedValueEquals(series, 'values', { inner: 1 }), keyNotStored(series, 'inner')]);
+    },
+  },
   invalidInput({ id: '1.2.1', title: 'malformed JSON is 400', thingsboard: TB_500, request: (k) => op.telemetry(k, raw('{"temperature": 25,')) }),
   invalidInput({ id: '1.2.2', title: 'a top-level number is 400', thingsboard: TB_500, request: (k) => op.telemetry(k, raw('42')) }),
   invalidInput({ id: '1.2.3', title: 'form (c) with values that are not an object is 400', thingsboard: TB_500, request: (k) => op.telemetry(k, json({ ts: 1700000000000, values: 5 })) }),

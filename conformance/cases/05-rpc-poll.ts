@@ -8,6 +8,8 @@ import { deletedDuringPoll, invalidInput, unboundTimeout } from './patterns.js';
 
 /** ThingsBoard's minimum server-side RPC timeout; the REST caller waits at most this long. */
 export const RPC_TIMEOUT_MS = 5000;
+/** How long a poll without timeout must at least stay open. */
+const NO_TIMEOUT_OPEN_MS = 1000;
 
 export interface CommandDuringPoll extends PollResult {
   answeredBeforeChange: boolean;
@@ -130,6 +132,23 @@ export const rpcPollCases: Case[] = [
   }),
   deletedDuringPoll('5.6.4', 'RPC poll', (token) => op.rpcPoll(token, DELIVERY_TIMEOUT_MS)),
   unboundTimeout('5.2.2', (token, timeout) => op.rpcPoll(token, timeout)),
+  {
+    id: '5.6.9',
+    title: 'a poll without timeout waits (ThingsBoard\'s default is 60 s) and is answered by a command',
+    requirement: 'ThingsBoard uses transport.http.request_timeout (60000 ms) when timeout is absent or 0, so such a poll is still open a second later.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const command = { method: 'noTimeout', params: {} };
+      const poll = startPoll(t, { ...op.rpcPoll(d.token, DELIVERY_TIMEOUT_MS), query: undefined });
+      await t.wait(NO_TIMEOUT_OPEN_MS);
+      if (!poll.pending()) return t.expect(isTrue('pollWithoutTimeoutWaits', false, `still open after ${NO_TIMEOUT_OPEN_MS} ms`, (await poll.result).reply?.status ?? 'no answer'));
+      const rest = t.control.sendRpc('oneway', d.id, { ...command, timeout: RPC_TIMEOUT_MS });
+      t.expect(...deliveredCommand(await poll.result, command));
+      await rest;
+    },
+  },
   {
     id: '5.6.5',
     title: 'params reach the device with each number as the caller wrote it: 1.0 stays 1.0, big integers keep every digit',

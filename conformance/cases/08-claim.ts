@@ -123,6 +123,48 @@ export const claimCases: Case[] = [
       t.expect(claimRefused(claim, 'the device opened no claim window'), isTrue('ownerUnchanged', owner !== customerId, 'not owned by the customer', owner));
     },
   },
+  {
+    id: '8.6.3',
+    title: 'a second claim request while a window is open keeps the first window and its key',
+    requirement: 'ThingsBoard caches the first claiming info of a device while it lasts (ClaimDevicesServiceImpl: putIfAbsent); a later request does not replace its secret.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const { claim, device } = await claimFlow(t, json({ secretKey: 'first', durationMs: 60_000 }), 'first', async () => {
+        t.expect(statusIsSuccess()(await t.device(op.claim(d.token, json({ secretKey: 'second', durationMs: 60_000 })))));
+      });
+      t.expect(statusIsSuccess()(device), claimSucceeded(claim));
+    },
+  },
+  {
+    id: '8.6.4',
+    title: 'a zero or negative durationMs opens a window of the server\'s default length',
+    requirement: 'ThingsBoard uses its configured claim duration when durationMs is absent, zero or negative (ClaimDevicesServiceImpl), so the window is open right after the request.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const { device, claim } = await claimFlow(t, json({ secretKey: 'negative', durationMs: -60_000 }), 'negative');
+      t.expect(statusIsSuccess()(device), claimSucceeded(claim));
+    },
+  },
+  {
+    id: '8.6.5',
+    title: 'a claim request of a device a customer owns opens no window: once given up, its key claims nothing',
+    requirement: 'ThingsBoard keeps no claiming info for a device that already has a customer (ClaimDevicesServiceImpl.registerClaimingInfo), so after the owner gives it up the key of that request does not claim it.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const { claim, jwt } = await claimFlow(t, json({ secretKey: 'owned', durationMs: 60_000 }), 'owned');
+      const notOwned = claimSucceeded(claim);
+      if (notOwned) return t.expect(notOwned);
+      t.expect(statusIsSuccess()(await t.device(op.claim(d.token, json({ secretKey: 'while-owned', durationMs: 60_000 })))));
+      await t.control.reclaimDevice(d.name, jwt);
+      const other = await t.control.createCustomerUser(`${t.unique}-other`);
+      t.expect(claimRefused(await t.control.claimDevice(d.name, 'while-owned', other.jwt), 'the key came while the device was owned'));
+    },
+  },
   invalidInput({ id: '8.2.1', title: 'malformed JSON is 400', thingsboard: TB_500, request: (k) => op.claim(k, raw('{"secretKey": ')) }),
   invalidInput({
     id: '8.2.2',

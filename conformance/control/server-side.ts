@@ -141,5 +141,10 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     return call(ctx, 'claimDevice', { method: 'POST', path: `/api/customer/device/${encodeURIComponent(deviceName)}/claim`, json: { secretKey } }, 'any', jwt);
   }
 
-  return { sendRpc, persistentRpc, deletePersistentRpc, setRule, createPackage, assignPackage, assignProfilePackage, createProvisionProfile, createCustomerUser, claimDevice };
+  /** The owning customer's user gives the device up (DELETE .../claim): it has no owner afterwards. */
+  async function reclaimDevice(deviceName: string, jwt: string): Promise<void> {
+    await call(ctx, 'reclaimDevice', { method: 'DELETE', path: `/api/customer/device/${encodeURIComponent(deviceName)}/claim` }, [200], jwt);
+  }
+
+  return { sendRpc, persistentRpc, deletePersistentRpc, setRule, createPackage, assignPackage, assignProfilePackage, createProvisionProfile, createCustomerUser, claimDevice, reclaimDevice };
 }
