@@ -18,6 +18,7 @@ import { limitFor } from './payload-limits.js';
 import { methodsByPath, registerRoutes } from './routes.js';
 import { createBodyValidator } from './validation.js';
 import { debugRequestLogs, logSerializers, staticSegmentsOf } from './logging.js';
+import { lingerOnClose } from './lingering-close.js';
 import type { ServerContext } from './context.js';
 import type { DeviceRecord, Store } from './store/types.js';
 
@@ -134,7 +135,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   });
 
   // A body the server refuses (401, 413, ...) is not read to the end: the answer goes out with
-  // Connection: close and Node drops the connection once it is flushed. While closing, every answer
+  // Connection: close and the connection is dropped after a lingering close (lingering-close.ts). While closing, every answer
   // closes its connection so that both listeners drain, and a request that arrives on a keep-alive
   // connection is answered 503 rather than left to a reset (listeners.ts drain()).
   let closing = false;
@@ -143,7 +144,10 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     else done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (closing || (reply.statusCode >= 400 && !request.raw.complete)) reply.header('connection', 'close');
+    if (reply.statusCode >= 400 && !request.raw.complete) {
+      reply.header('connection', 'close');
+      lingerOnClose(request.raw.socket);
+    } else if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
 
