@@ -162,4 +162,5 @@ export const telemetryCases: Case[] = [
   invalidInput({ id: '1.2.4', title: 'an array with a non-object element is 400', thingsboard: TB_500, request: (k) => op.telemetry(k, json([{ a: 1 }, 3])) }),
   invalidInput({ id: '1.2.5', title: 'an empty body is 400', request: (k) => op.telemetry(k, raw('')) }),
   invalidInput({ id: '1.2.6', title: 'a null body is 400', thingsboard: TB_500, request: (k) => op.telemetry(k, raw('null')) }),
+  invalidInput({ id: '1.2.7', title: 'a string left open is 400', thingsboard: TB_500, request: (k) => op.telemetry(k, raw('{"note": "left open')) }),
 ];

@@ -161,8 +161,8 @@ export const attributeReadCases: Case[] = [
     id: '3.6.7',
     title: 'a double sent as 42.0 reads back as 42.0',
     requirement: 'ThingsBoard keeps 42.0 a DOUBLE and prints it as 42.0 (msa HttpClientTest#getAttributes compares JSON nodes, where 42.0 and 42 differ).',
-    sent: '{"dbl":42.0,"half":0.5}',
-    checks: (r) => [numberTextIs('dbl', '42.0')(r), numberTextIs('half', '0.5')(r)],
+    sent: '{"dbl":42.0,"half":0.5,"nine":9.0,"zero":0.0}',
+    checks: (r) => [numberTextIs('dbl', '42.0')(r), numberTextIs('half', '0.5')(r), numberTextIs('nine', '9.0')(r), numberTextIs('zero', '0.0')(r)],
   }),
   numberCase({
     id: '3.6.8',
