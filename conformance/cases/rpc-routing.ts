@@ -1,5 +1,6 @@
-// Server-side RPC routing (operations 5 and 6): a queued command answers the next poll at once,
-// each command reaches exactly one poll once, and each reply reaches the caller of its own id only.
+// Server-side RPC routing (operations 5 and 6): a queued command answers the next poll at once
+// (and leaves no trace that takes the next one), each command reaches exactly one poll once, and
+// each reply reaches the caller of its own id only.
 import type { Case, CaseRun, DeviceFixture, Failure } from '../case.js';
 import type { Reply } from '../client.js';
 import { isObject, isTrue, valueEquals } from '../checks.js';
@@ -81,6 +82,24 @@ export const rpcRoutingCases: Case[] = [
       if (!again.reply) return t.expect(unanswered(again, 'the next poll'));
       t.expect(isTrue('notDeliveredAgain', again.reply.status === 408, '408 (nothing new)', `${again.reply.status} ${again.reply.text.slice(0, 120)}`));
       await first.rest;
+    },
+  },
+  {
+    id: '5.1.5',
+    title: 'after a queued command answered a poll at once, the next command reaches the next open poll',
+    requirement: 'A command issued while a poll is open answers that poll (specification, Events): a poll answered from the queue leaves nothing behind that could take the next command.',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const queued = { method: 'queuedFirst', params: { n: 1 } };
+      const rest = t.control.sendRpc('oneway', d.id, { ...queued, timeout: RPC_TIMEOUT_MS });
+      await t.wait(SETTLE_MS);
+      t.expect(...deliveredCommand(await startPoll(t, op.rpcPoll(d.token, DELIVERY_TIMEOUT_MS)).result, queued));
+      await rest;
+      const next = await deliver(t, d, 'afterQueue', 'oneway');
+      t.expect(...next.failures);
+      await next.rest;
     },
   },
   {
