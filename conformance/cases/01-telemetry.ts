@@ -156,6 +156,23 @@ export const telemetryCases: Case[] = [
       await expectStored(t, () => t.control.getTimeseries(d.id, ['values', 'inner']), (series) => [storedValueEquals(series, 'values', { inner: 1 }), keyNotStored(series, 'inner')]);
     },
   },
+  {
+    id: '1.1.7',
+    title: 'large flat bodies are accepted whole: 1,100 records in one array, 600 keys in one object',
+    requirement: 'Telemetry may be sent as an array of records or an object of many keys (specification, operation 1); size and key count alone are no error below the payload limit, and nesting stays at two levels.',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const base = HOUR_AGO();
+      const records = Array.from({ length: 1100 }, (_, i) => ({ ts: base + i, values: { n: i } }));
+      const keys = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`k${i}`, i]));
+      t.expect(statusIs(200)(await t.device(op.telemetry(d.token, json(records)))), statusIs(200)(await t.device(op.telemetry(d.token, json(keys)))));
+      await expectStored(t, () => t.control.getTimeseries(d.id, ['n', 'k0', 'k599']), (series) => [
+        storedValueEquals(series, 'n', 1099), storedTsEquals(series, 'n', base + 1099), storedValueEquals(series, 'k0', 0), storedValueEquals(series, 'k599', 599),
+      ]);
+    },
+  },
   invalidInput({ id: '1.2.1', title: 'malformed JSON is 400', thingsboard: TB_500, request: (k) => op.telemetry(k, raw('{"temperature": 25,')) }),
   invalidInput({ id: '1.2.2', title: 'a top-level number is 400', thingsboard: TB_500, request: (k) => op.telemetry(k, raw('42')) }),
   invalidInput({ id: '1.2.3', title: 'form (c) with values that are not an object is 400', thingsboard: TB_500, request: (k) => op.telemetry(k, json({ ts: 1700000000000, values: 5 })) }),

@@ -280,6 +280,45 @@ export const provisionCases: Case[] = [
       }
     },
   },
+  {
+    id: '9.6.12',
+    title: 'a credentials type without credential data gets a generated access token; MQTT_BASIC with a password but no user name answers FAILURE',
+    requirement: 'ThingsBoard uses the requested credentials type only when the request carries credential data (token, hash, username, password or clientId), else it generates an access token (DeviceServiceImpl.saveDevice(ProvisionRequest)); MQTT basic credentials with a password need a user name (DeviceCredentialsServiceImpl), so the provisioning fails and no device is created.',
+    severity: 'SHOULD',
+    control: true,
+    async run(t) {
+      const p = await profile(t, 'ALLOW_CREATE_NEW_DEVICES');
+      for (const credentialsType of ['X509_CERTIFICATE', 'MQTT_BASIC']) {
+        const reply = await provision(t, { deviceName: `${t.unique}-${credentialsType}`, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret, credentialsType });
+        t.expect(succeeded(reply));
+        const token = isObject(reply.json) ? reply.json.credentialsValue : undefined;
+        if (typeof token === 'string') t.expect(statusIs(200)(await t.device(op.telemetry(token, json({ generated: 1 })))));
+      }
+      const refusedReply = await provisionRefused(t, { deviceName: `${t.unique}-nouser`, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret, credentialsType: 'MQTT_BASIC', clientId: `c-${t.unique}`, password: 'p' });
+      t.expect(...checkAll(refusedReply, statusIs(200), bodyEquals(FAILURE)));
+    },
+  },
+  outcomeCase({
+    id: '9.6.13',
+    title: 'CHECK_PRE_PROVISIONED_DEVICES without a deviceName answers FAILURE',
+    requirement: 'ThingsBoard looks the pre-provisioned device up by name; without a name it finds none and answers 200 FAILURE (DeviceProvisionServiceImpl.provisionDevice).',
+    type: 'CHECK_PRE_PROVISIONED_DEVICES',
+    expected: FAILURE,
+    body: async (p) => ({ provisionDeviceKey: p.key, provisionDeviceSecret: p.secret }),
+  }),
+  {
+    id: '9.6.14',
+    title: 'a requested token that another device has answers FAILURE and creates nothing',
+    requirement: 'ThingsBoard refuses credentials already assigned to another device, and the provisioning answers 200 FAILURE (processCreateDevice catches the error).',
+    severity: 'SHOULD',
+    devices: 1,
+    control: true,
+    async run(t) {
+      const p = await profile(t, 'ALLOW_CREATE_NEW_DEVICES');
+      const reply = await provisionRefused(t, { deviceName: `${t.unique}-stolen`, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret, credentialsType: 'ACCESS_TOKEN', token: t.devices[0].token });
+      t.expect(...checkAll(reply, statusIs(200), bodyEquals(FAILURE)));
+    },
+  },
   badRequest('9.2.1', 'a request without provisionDeviceSecret is 400', json({ deviceName: 'x', provisionDeviceKey: 'k' })),
   badRequest('9.2.2', 'malformed JSON is 400', raw('{"provisionDeviceKey": ')),
 ];

@@ -83,6 +83,9 @@ export const persistentRpcCases: Case[] = [
       await statusBecomes(t, rpcId, 'DELIVERED');
       t.expect(statusIs(200)(await t.device(op.rpcReply(d.token, id, raw('{"level":7,"ok":true}')))));
       await statusBecomes(t, rpcId, 'SUCCESSFUL', (rpc) => valueEquals('persistentRpcResponse', rpc.response, { level: 7, ok: true }));
+      // An ended command can still be deleted; then it is gone.
+      await t.control.deletePersistentRpc(rpcId);
+      t.expect(statusIs(404)(await t.control.persistentRpc(rpcId)));
     },
   },
   {
@@ -121,7 +124,7 @@ export const persistentRpcCases: Case[] = [
   },
   {
     id: '5.6.8',
-    title: 'a persistent command deleted while queued is gone: 404 on read, and no poll gets it',
+    title: 'a persistent command deleted while queued is gone: 404 on read and on a second delete, and no poll gets it',
     requirement: 'ThingsBoard\'s DELETE /api/rpc/persistent/{rpcId} deletes the command and removes it from the device\'s pending commands (RpcV2Controller.deleteRpc).',
     severity: 'SHOULD',
     devices: 1,
@@ -132,6 +135,7 @@ export const persistentRpcCases: Case[] = [
       await t.control.deletePersistentRpc(rpcId);
       t.expect(statusIs(404)(await t.control.persistentRpc(rpcId)));
       await findsNothing(t, d, 'a poll after the command was deleted');
+      t.expect(statusIs(404)(await t.control.deletePersistentRpc(rpcId, [200, 404])));
     },
   },
   {

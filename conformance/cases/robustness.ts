@@ -93,6 +93,7 @@ export const robustnessCases: Case[] = [
       { what: 'nested arrays on telemetry', path: 'telemetry', body: deepArray },
       { what: 'nested objects on telemetry', path: 'telemetry', body: deepObject },
       { what: 'nested objects on attributes', path: 'attributes', body: `{"k":${deepObject}}` },
+      { what: 'nested arrays in an attribute value', path: 'attributes', body: `{"k":${deepArray}}` },
     ]),
   {
     id: '1.7.2',

@@ -40,8 +40,9 @@ export function serverSideApi(ctx: ControlContext, devices: { getDevice(id: stri
     return call(ctx, 'getPersistentRpc', { method: 'GET', path: `/api/rpc/persistent/${rpcId}` }, [200, 404]);
   }
 
-  async function deletePersistentRpc(rpcId: string): Promise<void> {
-    await call(ctx, 'deletePersistentRpc', { method: 'DELETE', path: `/api/rpc/persistent/${rpcId}` });
+  /** Deletes a persistent command; `expect` widens the accepted answers (a second delete is 404). */
+  function deletePersistentRpc(rpcId: string, expect: number[] = [200]): Promise<Reply> {
+    return call(ctx, 'deletePersistentRpc', { method: 'DELETE', path: `/api/rpc/persistent/${rpcId}` }, expect);
   }
 
   /** Sets a device-side RPC rule; false when the server has no dhi rules API (e.g. ThingsBoard). */
