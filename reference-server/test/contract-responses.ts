@@ -3,6 +3,7 @@
 // and a JSON body matches the schema. A response outside the document fails the test.
 import { expect } from 'vitest';
 import { loadContract, type Operation } from '../../spec/load.js';
+import { isPersistentOneWayAnswer } from '../../spec/persistent-rpc.js';
 import { compile, describeErrors, type Validator } from '../../spec/schema-validator.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -22,9 +23,6 @@ interface Documented {
   validators: Map<string, Validator | undefined>;
 }
 
-// A persistent one-way RPC answers {rpcId} where OpenAPI can declare only the plain empty 200.
-const ONE_WAY = new Set(['sendOneWayRpcV1', 'sendOneWayRpcV2']);
-const PERSISTENT_RPC = /^\{"rpcId":"[0-9a-f-]{36}"\}$/;
 const isBytes = (schema: unknown) => (schema as { format?: string } | undefined)?.format === 'binary';
 
 const documented: Documented[] = (await loadContract()).operations.map((op) => ({
@@ -62,7 +60,7 @@ export function checkAgainstContract(method: Method, path: string, res: Response
   if (declared && !isBytes(schema)) {
     if (res.bytes.length === 0) problems.push(`empty body where the document declares ${declared}`);
     else if (sent !== declared) problems.push(`content type ${sent || '(none)'} where the document declares ${declared}`);
-  } else if (!declared && res.bytes.length > 0 && !(ONE_WAY.has(entry.op.operationId) && PERSISTENT_RPC.test(res.text))) {
+  } else if (!declared && res.bytes.length > 0 && !isPersistentOneWayAnswer(entry.op.operationId, res.text)) {
     problems.push(`a body (${res.text.slice(0, 80)}) where the document declares none`);
   }
   const validate = entry.validators.get(status);
