@@ -37,6 +37,8 @@ export interface CaseRun {
   control: Control;
   /** A short unique prefix for names this case creates (devices, profiles, customers, packages). */
   unique: string;
+  /** How long the target keeps a device-side RPC that no rule answers (`--client-rpc-timeout`). */
+  clientRpcTimeoutMs: number;
   device(request: DeviceRequest): Promise<Reply>;
   /** Record the failures among the results (undefined means the check held). */
   expect(...results: (Failure | undefined)[]): void;

@@ -28,6 +28,8 @@ export interface ConformOptions {
   allowSkips?: boolean;
   /** Add the robustness cases (group 7: hostile bodies, slow clients, aborted polls). */
   robustness?: boolean;
+  /** The target's client-side RPC timeout: case 7.7.1 waits this long plus a margin. */
+  clientRpcTimeout?: number;
   list?: boolean;
   agent?: string;
   reportDir?: string;
@@ -51,9 +53,11 @@ export class UsageError extends Error {
   }
 }
 
-export const DEFAULTS = { username: 'tenant@thingsboard.org', password: 'tenant', reportDir: 'reports/conformance', concurrency: 8 } as const;
+export const DEFAULTS = { username: 'tenant@thingsboard.org', password: 'tenant', reportDir: 'reports/conformance', concurrency: 8, clientRpcTimeoutMs: 30_000 } as const;
+/** Case and request bounds; a case that waits out the client-RPC timeout gets that plus this margin. */
 const CASE_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+const TIMEOUT_MARGIN_MS = 10_000;
 
 export function globToRegExp(glob: string): RegExp {
   const source = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
@@ -123,7 +127,9 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
 
   const checker = createContractChecker(await loadContract());
   const connections = concurrency * 3 + 2; // a case holds up to two polls and a REST call at once
-  const device = createHttpTarget({ baseUrl: target, insecure: input.insecure ?? false, connections, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  const clientRpcTimeoutMs = input.clientRpcTimeout ?? DEFAULTS.clientRpcTimeoutMs;
+  const requestTimeoutMs = Math.max(REQUEST_TIMEOUT_MS, clientRpcTimeoutMs + TIMEOUT_MARGIN_MS);
+  const device = createHttpTarget({ baseUrl: target, insecure: input.insecure ?? false, connections, requestTimeoutMs });
   const controlHttp = createHttpTarget({ baseUrl: controlUrl, insecure: input.insecure ?? false, connections, requestTimeoutMs: REQUEST_TIMEOUT_MS });
   try {
     const probed = await probe(device);
@@ -156,7 +162,8 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
       control: { http: controlHttp, jwt: session.jwt, unavailable: session.unavailable },
       checker,
       concurrency,
-      caseTimeoutMs: CASE_TIMEOUT_MS,
+      caseTimeoutMs: Math.max(CASE_TIMEOUT_MS, clientRpcTimeoutMs + TIMEOUT_MARGIN_MS),
+      clientRpcTimeoutMs,
       runId: randomBytes(4).toString('hex'),
       onRecord: (r) => print(caseLine(r, session.unavailable)),
     });

@@ -11,6 +11,8 @@ export interface RunnerOptions {
   concurrency: number;
   /** A case still running after this long ends as an error (the harness gave up on it). */
   caseTimeoutMs: number;
+  /** The target's client-side RPC timeout (`--client-rpc-timeout`). */
+  clientRpcTimeoutMs: number;
   /** Short random id that keeps names of this run's devices apart from other runs'. */
   runId: string;
   onRecord?(record: CaseRecord): void;
@@ -52,6 +54,7 @@ export async function runCase(c: Case, options: RunnerOptions): Promise<CaseReco
     devices: [],
     control,
     unique,
+    clientRpcTimeoutMs: options.clientRpcTimeoutMs,
     async device(request: DeviceRequest): Promise<Reply> {
       const reply = await options.device.send(request, 'device', (e) => record({ ...e, operationId: request.operationId }));
       if (request.operationId) failures.push(...options.checker.check(request.operationId, reply, 'MUST'));

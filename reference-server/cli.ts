@@ -22,6 +22,7 @@ export interface ServeOptions {
   maxPollTimeout?: number;
   clientRpcTimeout?: number;
   claimDuration?: number;
+  claimCacheTtl?: number;
   typeCast?: boolean;
   adminPassword?: string;
   jwtSecret?: string;
@@ -46,6 +47,7 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
     maxPollTimeoutMs: options.maxPollTimeout,
     clientRpcTimeoutMs: options.clientRpcTimeout,
     claimDurationMs: options.claimDuration,
+    claimCacheTtlMs: options.claimCacheTtl,
     typeCast: options.typeCast,
     adminPassword: options.adminPassword,
     jwtSecret: options.jwtSecret,

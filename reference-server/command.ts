@@ -22,6 +22,7 @@ export function registerServe(program: Command): void {
     .option('--max-poll-timeout <ms>', 'upper bound of a long poll timeout', integer(1), 300_000)
     .option('--client-rpc-timeout <ms>', 'how long a device-side RPC waits for a rule before 503', integer(1), 30_000)
     .option('--claim-duration <ms>', 'device.claim.duration: the default claim window', integer(1), 86_400_000)
+    .option('--claim-cache-ttl <ms>', 'how long a claim window is kept, expired or not, before a new claim request can replace it (ThingsBoard\'s claimDevices cache TTL)', integer(1), 86_400_000)
     .option('--no-type-cast', 'store numeric strings as strings (ThingsBoard casts them to numbers)')
     .option('--admin-password <password>', 'password of tenant@thingsboard.org', 'tenant')
     .option('--jwt-secret <secret>', 'HMAC secret for control API tokens (generated and stored when absent)')

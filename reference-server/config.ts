@@ -35,6 +35,11 @@ export interface ServerConfig {
   clientRpcTimeoutMs: number;
   /** device.claim.duration */
   claimDurationMs: number;
+  /**
+   * ThingsBoard's claimDevices cache TTL: a claim request's window is kept, expired or not, this long
+   * after it was opened (or until a claim attempt ends it); a new request meanwhile opens none.
+   */
+  claimCacheTtlMs: number;
   /** Default server-side RPC timeout (ThingsBoard server.rest.server_side_rpc.default_timeout). */
   serverRpcDefaultTimeoutMs: number;
   /** Minimum server-side RPC timeout (ThingsBoard server.rest.server_side_rpc.min_timeout). */
@@ -64,6 +69,7 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
   maxPollTimeoutMs: 300_000,
   clientRpcTimeoutMs: 30_000,
   claimDurationMs: 86_400_000,
+  claimCacheTtlMs: 86_400_000,
   serverRpcDefaultTimeoutMs: 10_000,
   serverRpcMinTimeoutMs: 5_000,
   payloadLimits: [
@@ -113,6 +119,7 @@ export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<Serv
   }
   checkInt('--client-rpc-timeout', config.clientRpcTimeoutMs, 1);
   checkInt('--claim-duration', config.claimDurationMs, 1);
+  checkInt('--claim-cache-ttl', config.claimCacheTtlMs, 1);
   checkInt('serverRpcDefaultTimeoutMs', config.serverRpcDefaultTimeoutMs, 1);
   checkInt('serverRpcMinTimeoutMs', config.serverRpcMinTimeoutMs, 0);
   checkInt('jwtTtlSeconds', config.jwtTtlSeconds, 1);

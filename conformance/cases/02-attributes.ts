@@ -47,6 +47,19 @@ export const attributeUploadCases: Case[] = [
     },
   },
   {
+    id: '2.1.4',
+    title: '1,100 array values side by side in one body are stored whole',
+    requirement: 'A value may be a JSON array (specification, Key-value content); arrays side by side are not nesting, so a body of many of them is stored whole below the payload limit.',
+    severity: 'MUST',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const values = Object.fromEntries(Array.from({ length: 1100 }, (_, i) => [`arr${i}`, [i]]));
+      t.expect(statusIs(200)(await t.device(op.postAttributes(d.token, json(values)))));
+      await expectStored(t, () => t.control.getAttributes(d.id, 'CLIENT_SCOPE', ['arr0', 'arr1099']), (entries) => [attributesInclude(entries, { arr0: [0], arr1099: [1099] })]);
+    },
+  },
+  {
     id: '2.6.1',
     title: 'accepted attributes are answered 200 with an empty body',
     requirement: 'ThingsBoard answers a write 200 with an empty body (the specification does not show the response).',

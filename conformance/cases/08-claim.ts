@@ -165,6 +165,25 @@ export const claimCases: Case[] = [
       t.expect(claimRefused(await t.control.claimDevice(d.name, 'while-owned', other.jwt), 'the key came while the device was owned'));
     },
   },
+  {
+    id: '8.6.6',
+    title: 'an expired window stays until a claim attempt fails: a request meanwhile opens none, one after the failure does',
+    requirement: 'ThingsBoard caches the claiming info for a day whatever durationMs says (ClaimDevicesServiceImpl: putIfAbsent; claimDevices cache TTL 1440 min) and evicts it when a claim fails, so a device must ask again after a failed claim of an expired window.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const [d] = t.devices;
+      const request = (secretKey: string, durationMs: number) => t.device(op.claim(d.token, json({ secretKey, durationMs })));
+      t.expect(statusIsSuccess()(await request('expired', 300)));
+      await t.wait(900);
+      t.expect(statusIsSuccess()(await request('renewed', 60_000)));
+      const { jwt } = await t.control.createCustomerUser(`${t.unique}-customer`);
+      const kept = await t.control.claimDevice(d.name, 'renewed', jwt);
+      t.expect(claimRefused(kept, 'the expired window was still cached, so the second request opened none'), ...checkAll(kept, bodyEquals('FAILURE')));
+      t.expect(statusIsSuccess()(await request('renewed', 60_000)));
+      t.expect(claimSucceeded(await t.control.claimDevice(d.name, 'renewed', jwt)));
+    },
+  },
   invalidInput({ id: '8.2.1', title: 'malformed JSON is 400', thingsboard: TB_500, request: (k) => op.claim(k, raw('{"secretKey": ')) }),
   invalidInput({
     id: '8.2.2',

@@ -319,6 +319,14 @@ export const provisionCases: Case[] = [
       t.expect(...checkAll(reply, statusIs(200), bodyEquals(FAILURE)));
     },
   },
+  outcomeCase({
+    id: '9.6.15',
+    title: 'X.509 requested with other credential data but no hash: SUCCESS with an empty certificate',
+    requirement: 'ThingsBoard reads an absent hash as "" (JsonConverter.getStrValue) and, since the request carries credential data (a clientId), creates X.509 credentials from that empty certificate (DeviceServiceImpl.saveDevice(ProvisionRequest)).',
+    type: 'ALLOW_CREATE_NEW_DEVICES',
+    body: async (p, t) => ({ deviceName: `${t.unique}-nohash`, provisionDeviceKey: p.key, provisionDeviceSecret: p.secret, credentialsType: 'X509_CERTIFICATE', clientId: `c-${t.unique}` }),
+    expected: { credentialsValue: '', credentialsType: 'X509_CERTIFICATE', status: 'SUCCESS' },
+  }),
   badRequest('9.2.1', 'a request without provisionDeviceSecret is 400', json({ deviceName: 'x', provisionDeviceKey: 'k' })),
   badRequest('9.2.2', 'malformed JSON is 400', raw('{"provisionDeviceKey": ')),
 ];

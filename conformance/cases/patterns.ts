@@ -1,6 +1,6 @@
 // Case shapes that repeat across operations: a bad token, an invalid input, a wrong method.
 import type { Case, DeviceRequest, Severity } from '../case.js';
-import { bodyTextIs, checkAll, isErrorBody, noting, should, statusIs } from '../checks.js';
+import { bodyTextIs, checkAll, isErrorBody, mediaTypeIs, noting, should, statusIs, type Check } from '../checks.js';
 import { randomToken } from '../control/index.js';
 import { changeDuringPoll, notBeforeChange, startPoll, unanswered } from './kit.js';
 
@@ -50,14 +50,14 @@ export function deletedDuringPoll(id: string, what: string, request: (token: str
   return {
     id,
     title: `the ${what} of a device deleted meanwhile ends 403 "${DEVICE_DELETED}"`,
-    requirement: `ThingsBoard answers the open poll of a deleted device 403 with the text "${DEVICE_DELETED}" (DeviceApiController.HttpSessionListener.onDeviceDeleted).`,
+    requirement: `ThingsBoard answers the open poll of a deleted device 403 with the plain text "${DEVICE_DELETED}" (DeviceApiController.HttpSessionListener.onDeviceDeleted).`,
     severity: 'SHOULD',
     devices: 1,
     async run(t) {
       const [d] = t.devices;
       const result = await changeDuringPoll(t, request(d.token), () => t.control.deleteDevice(d.id), 1);
       if (!result.reply) return t.expect(unanswered(result, 'a poll during the deletion'));
-      t.expect(notBeforeChange(result), ...checkAll(result.reply, statusIs(403), bodyTextIs(DEVICE_DELETED)));
+      t.expect(notBeforeChange(result), ...checkAll(result.reply, statusIs(403), bodyTextIs(DEVICE_DELETED), mediaTypeIs('text/plain')));
     },
   };
 }
@@ -108,17 +108,29 @@ export function invalidInput(spec: {
   };
 }
 
-/** ThingsBoard answers a known path with the wrong method 405 (errorCode 31). */
-export function wrongMethod(id: string, request: (token: string) => DeviceRequest): Case {
+/**
+ * ThingsBoard answers a known path with the wrong method 405 (errorCode 31), with the Allow header
+ * that RFC 9110 (15.5.6) requires: Spring lists the methods the path is mapped to.
+ */
+export function wrongMethod(id: string, allowed: string[], request: (token: string) => DeviceRequest): Case {
   const sample = request('TOKEN');
   return {
     id,
-    title: `${sample.method} on ${sample.path.replace('/TOKEN/', '/{token}/')} is 405`,
-    requirement: 'A path that exists but not with this method is answered 405 Method Not Allowed (ThingsBoard; the specification is silent).',
+    title: `${sample.method} on ${sample.path.replace('/TOKEN/', '/{token}/')} is 405 with Allow: ${allowed.join(', ')}`,
+    requirement: 'A path that exists but not with this method is answered 405 Method Not Allowed (ThingsBoard; the specification is silent), with an Allow header that lists the methods the path has (RFC 9110, 15.5.6).',
     severity: 'SHOULD',
     async run(t) {
       const reply = await t.device(request(randomToken()));
-      t.expect(...checkAll(reply, statusIs(405), isErrorBody(405)));
+      t.expect(...checkAll(reply, statusIs(405), isErrorBody(405), allowHeaderLists(allowed, sample.method)));
     },
+  };
+}
+
+/** The Allow header names every method in `allowed` and not the one that was refused. */
+function allowHeaderLists(allowed: string[], refused: string): Check {
+  return (r) => {
+    const listed = new Set((r.headers.allow ?? '').split(',').map((m) => m.trim().toUpperCase()));
+    const ok = allowed.every((m) => listed.has(m)) && !listed.has(refused);
+    return ok ? undefined : { check: 'allowHeaderLists', expected: `Allow: ${allowed.join(', ')} (not ${refused})`, actual: r.headers.allow ?? '(absent)' };
   };
 }

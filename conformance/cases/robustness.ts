@@ -4,7 +4,7 @@
 // requests go over raw sockets (raw-socket.ts): an HTTP client library will not send them.
 import type { Case, CaseRun, Failure } from '../case.js';
 import type { Reply } from '../client.js';
-import { isTrue, statusIs } from '../checks.js';
+import { checkAll, isErrorBody, isObject, isTrue, statusIs } from '../checks.js';
 import { closesWithin, connectRaw, pathPrefix, rawExchange, statusOf, trickle } from '../raw-socket.js';
 import { deliveredCommand } from './05-rpc-poll.js';
 import { json, op, raw, SETTLE_MS, startPoll } from './kit.js';
@@ -18,6 +18,8 @@ const OVERSIZED_DECLARED = 1024 ** 3;
 const OVERSIZED_PUSH_MAX = 64 * 1024 ** 2;
 const OVERSIZED_PUSH_MS = 20_000;
 const CONCURRENT_POLLS = 50;
+/** How long after the target's client-RPC timeout the suite still waits for its answer. */
+const UNANSWERED_RPC_MARGIN_MS = 5_000;
 
 const NESTING = 20_000;
 const deepArray = '['.repeat(NESTING) + ']'.repeat(NESTING);
@@ -41,6 +43,14 @@ async function stillServes(t: CaseRun, token: string): Promise<void> {
     at200('stillAcceptsTelemetry', await t.device(op.telemetry(token, json({ afterHostile: 1 })))),
     at200('stillReadsAttributes', await t.device(op.getAttributes(token))),
   );
+}
+
+/** The error JSON's message is a text that says something, not empty. */
+function errorMessageSays(what: string) {
+  return (r: Reply): Failure | undefined => {
+    const message = isObject(r.json) ? r.json.message : undefined;
+    return typeof message === 'string' && message.trim() !== '' ? undefined : { check: 'errorMessageSays', expected: `a message saying ${what}`, actual: message === undefined ? '(no message)' : JSON.stringify(message) };
+  };
 }
 
 const at200 = (check: string, r: Reply): Failure | undefined => (r.status === 200 ? undefined : { check, expected: 200, actual: r.status });
@@ -164,6 +174,18 @@ export const robustnessCases: Case[] = [
       const body = `{"slow":"${'x'.repeat(990)}"}`;
       const head = POST(t, `/api/v1/${encodeURIComponent(t.devices[0].token)}/telemetry`, `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n`);
       await slowClient(t, head, body);
+    },
+  },
+  {
+    id: '7.7.1',
+    title: 'a device-side RPC that no rule answers is answered 503 once the server\'s timeout has passed, not held open',
+    requirement: 'A device-side RPC is answered by a rule node (specification, operation 7); when none answers, ThingsBoard ends the request 503 with its error JSON after about 30 s, so no request waits forever (robustness). The wait is --client-rpc-timeout plus 5 s.',
+    severity: 'SHOULD',
+    devices: 1,
+    async run(t) {
+      const request = op.clientRpc(t.devices[0].token, json({ method: `${t.unique}-unanswered`, params: {} }));
+      const reply = await t.device({ ...request, deadlineMs: t.clientRpcTimeoutMs + UNANSWERED_RPC_MARGIN_MS });
+      t.expect(...checkAll(reply, statusIs(503), isErrorBody(503), errorMessageSays('why the RPC ended')));
     },
   },
   {

@@ -33,6 +33,8 @@ const withQuery = (req: ProxyRequest, q: URLSearchParams): ProxyRequest => ({ ..
 const isPoll = (req: ProxyRequest) => req.method === 'GET' && (UPDATES.test(req.url) || RPC_POLL.test(req.url));
 const isRead = (req: ProxyRequest, res: ProxyResponse) => req.method === 'GET' && ATTRIBUTES.test(req.url) && res.status === 200;
 const keysOf = (q: URLSearchParams, name: string) => q.getAll(name).flatMap((v) => v.split(',')).filter(Boolean);
+/** Longer than any poll of the suite waits; longer sleeps would overflow Node's timer. */
+const MAX_HOLD_MS = 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the control API did, learned from its requests and answers through the proxy. */
@@ -282,7 +284,9 @@ export function blindSpotFaults(): Fault[] {
       async request(req) {
         if (req.method !== 'GET' || !RPC_POLL.test(req.url)) return req;
         const q = queryOf(req);
-        await sleep(Math.max(0, Number(q.get('timeout') ?? 0) - 100));
+        const timeout = Number(q.get('timeout') ?? 0);
+        if (!(timeout <= MAX_HOLD_MS)) return req; // not a timeout a poll waits for (1e308, 2^63): the server refuses it
+        await sleep(Math.max(0, timeout - 100));
         q.set('timeout', '100');
         return withQuery(req, q);
       },

@@ -22,6 +22,8 @@ const STRICT = process.env.DHI_MUTATION_STRICT !== '0';
  * take most of its 25 s: the slow clients wait up to 25 s each and the oversized body pushes 64 MiB.
  */
 const SLOW_ROBUSTNESS = ['1.7.5', '1.7.6', '1.7.7'];
+/** The server answers an unanswered device-side RPC after this, and the suite is told so (7.7.1 stays quick). */
+const CLIENT_RPC_TIMEOUT_MS = 1000;
 /** A case line (report/console.ts) of a case that fails the run: failed at a blocking level (after `>` when lower than the case's), or errored. */
 const BLOCKING = new RegExp(`^(FAIL|ERR ) (?:\\S+>)?(${STRICT ? 'MUST|SHOULD' : 'MUST'}) `);
 
@@ -29,7 +31,7 @@ async function main(): Promise<number> {
   const reportDir = await mkdtemp(join(tmpdir(), 'dhi-mutant-'));
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: ':memory:', logLevel: 'silent' });
+    server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: ':memory:', logLevel: 'silent', clientRpcTimeoutMs: CLIENT_RPC_TIMEOUT_MS });
     // The first blocking failure decides: the mutant is killed, the rest of the run would not change that.
     const print = (line: string) => {
       if (BLOCKING.test(line)) {
@@ -38,7 +40,7 @@ async function main(): Promise<number> {
         process.exit(1);
       }
     };
-    const result = await runConform({ target: server.httpUrl, reportDir, concurrency: CONCURRENCY, strict: STRICT, robustness: true, exclude: SLOW_ROBUSTNESS, print });
+    const result = await runConform({ target: server.httpUrl, reportDir, concurrency: CONCURRENCY, strict: STRICT, robustness: true, exclude: SLOW_ROBUSTNESS, clientRpcTimeout: CLIENT_RPC_TIMEOUT_MS, print });
     if (result.exitCode !== 0) {
       const index = result.exitCode === 1 ? (JSON.parse(await readFile(join(reportDir, 'index.json'), 'utf8')) as ReportIndex) : undefined;
       console.log(`killed: exit ${result.exitCode}${index ? `; failures: ${mustFailures(index.runs[0].cases, STRICT).join(', ')}` : ''}`);

@@ -10,7 +10,9 @@ import { mustFailures, notPassing, runSuite } from './suite-run.js';
 const RPC_POLL = /^\/api\/v1\/([^/?]+)\/rpc(\?|$)/;
 const DEVICE_POST = /^\/api\/v1\//;
 
-const quiet = { host: '127.0.0.1', port: 0, httpsPort: -1, db: ':memory:', logLevel: 'silent' } as const;
+/** The server answers an unanswered device-side RPC after this, and the suite is told so (7.7.1). */
+const CLIENT_RPC_TIMEOUT_MS = 1000;
+const quiet = { host: '127.0.0.1', port: 0, httpsPort: -1, db: ':memory:', logLevel: 'silent', clientRpcTimeoutMs: CLIENT_RPC_TIMEOUT_MS } as const;
 let server: RunningServer;
 beforeAll(async () => {
   server = await startServer(quiet);
@@ -19,12 +21,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-const robustness = (target: string, cases = ['*.7.*']) => runSuite({ target, robustness: true, cases });
+const robustness = (target: string, cases = ['*.7.*'], strict = false) => runSuite({ target, robustness: true, cases, strict, clientRpcTimeout: CLIENT_RPC_TIMEOUT_MS });
 
 async function throughProxy(fault: Fault | undefined, cases: string[]) {
   const proxy = await startFaultProxy(server.httpUrl, fault);
   try {
-    return await runSuite({ target: proxy.url, robustness: true, cases });
+    return await robustness(proxy.url, cases);
   } finally {
     await proxy.close();
   }
@@ -64,7 +66,7 @@ function onePollPerDevice(): Fault {
 describe('dhi conform --robustness', () => {
   it('passes against dhi serve', async () => {
     const run = await robustness(server.httpUrl);
-    expect(run.records.map((r) => r.id)).toEqual(['1.7.1', '1.7.2', '1.7.3', '1.7.4', '1.7.5', '1.7.6', '1.7.7', '5.7.1', '5.7.2']);
+    expect(run.records.map((r) => r.id)).toEqual(['1.7.1', '1.7.2', '1.7.3', '1.7.4', '1.7.5', '1.7.6', '1.7.7', '5.7.1', '5.7.2', '7.7.1']);
     expect(notPassing(run.records)).toEqual([]);
     expect(run.exitCode).toBe(0);
   }, 90_000);
@@ -89,6 +91,17 @@ describe('dhi conform --robustness', () => {
       expect(mustFailures(run.records).sort()).toEqual(['1.7.6', '1.7.7']);
     } finally {
       await lax.close();
+    }
+  }, 90_000);
+
+  it('fails (--strict) against a server that holds an unanswered device-side RPC past its timeout (7.7.1)', async () => {
+    const holding = await startServer({ ...quiet, clientRpcTimeoutMs: 600_000 });
+    try {
+      const run = await robustness(holding.httpUrl, ['7.7.1'], true);
+      expect(run.exitCode).toBe(1);
+      expect(mustFailures(run.records, true)).toEqual(['7.7.1']);
+    } finally {
+      await holding.close();
     }
   }, 90_000);
 });

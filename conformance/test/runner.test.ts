@@ -34,6 +34,7 @@ beforeAll(async () => {
     checker,
     concurrency: 2,
     caseTimeoutMs: 200,
+    clientRpcTimeoutMs: 30_000,
     runId: 'test',
   };
 });

@@ -17,7 +17,9 @@ function claim(store: Store, { deviceName, secretKey, customerId }: { deviceName
   const open = store.claim(device.id);
   if (!open) return { response: 'FAILURE' };
   store.deleteClaim(device.id);
-  if (open.expiresAt <= Date.now() || open.secretKey !== secretKey) return { response: 'FAILURE' };
+  const now = Date.now();
+  // Past the cache's TTL ThingsBoard no longer finds the window at all: FAILURE too.
+  if (open.expiresAt <= now || open.cachedUntil <= now || open.secretKey !== secretKey) return { response: 'FAILURE' };
   const claimed = { ...device, customerId };
   store.updateDevice(claimed);
   return { device: claimed, response: 'SUCCESS' };

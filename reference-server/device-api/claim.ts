@@ -4,13 +4,15 @@ import type { Handlers } from '../handler.js';
 import type { ClaimRecord, Store } from '../store/types.js';
 
 /**
- * ThingsBoard (ClaimDevicesServiceImpl) keeps the first window while it is cached (putIfAbsent) and
- * opens none for a device a customer already owns; the device is answered 200 either way.
+ * ThingsBoard (ClaimDevicesServiceImpl) keeps the first window while its cache holds it (putIfAbsent),
+ * even once the window has expired: only a claim attempt (which evicts it) or the cache's TTL makes
+ * room for a new one. It opens none for a device a customer already owns. The device is answered 200
+ * either way.
  */
 function openWindow(store: Store, claim: ClaimRecord): void {
   if (store.deviceById(claim.deviceId)?.customerId) return;
-  const open = store.claim(claim.deviceId);
-  if (open && open.expiresAt > Date.now()) return;
+  const cached = store.claim(claim.deviceId);
+  if (cached && cached.cachedUntil > Date.now()) return;
   store.setClaim(claim);
 }
 
@@ -20,11 +22,13 @@ export function claimHandlers({ store, config }: ServerContext): Handlers {
     async postClaim(request, reply) {
       const { body } = request; // optional: null or undefined when absent
       const durationMs = body?.durationMs;
+      const now = Date.now();
       await store.write(run, {
         deviceId: request.device.id,
         secretKey: body?.secretKey ?? '',
         // ThingsBoard treats an absent, zero or negative duration as device.claim.duration.
-        expiresAt: Date.now() + (durationMs && durationMs > 0 ? durationMs : config.claimDurationMs),
+        expiresAt: now + (durationMs && durationMs > 0 ? durationMs : config.claimDurationMs),
+        cachedUntil: now + config.claimCacheTtlMs,
       });
       return reply.code(200).send();
     },

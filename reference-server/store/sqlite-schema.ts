@@ -65,6 +65,11 @@ const MIGRATIONS: string[] = [
   ALTER TABLE users ADD COLUMN credentials_enabled INTEGER NOT NULL DEFAULT 1;
   CREATE TABLE token_outdating (id TEXT PRIMARY KEY, outdated_at INTEGER NOT NULL);
   `,
+  // Claim windows stay cached after they expire, as in ThingsBoard's claimDevices cache.
+  `
+  ALTER TABLE claims ADD COLUMN cached_until INTEGER NOT NULL DEFAULT 0;
+  UPDATE claims SET cached_until = expires_at;
+  `,
 ];
 
 export function migrate(db: Database, defaultProfileId: string, now: number): void {

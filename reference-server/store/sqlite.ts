@@ -74,8 +74,8 @@ export function createSqliteStore(path: string): Store {
     rpcByRequestId: db.prepare('SELECT * FROM rpc WHERE device_id = ? AND request_id = ?'),
     pendingPersistentRpcs: db.prepare(`SELECT * FROM rpc WHERE persistent = 1 AND status = 'QUEUED'
       AND expiration_time > ? ORDER BY device_id, request_id`),
-    setClaim: db.prepare('INSERT OR REPLACE INTO claims (device_id, secret_key, expires_at) VALUES (?, ?, ?)'),
-    claim: db.prepare('SELECT device_id AS deviceId, secret_key AS secretKey, expires_at AS expiresAt FROM claims WHERE device_id = ?'),
+    setClaim: db.prepare('INSERT OR REPLACE INTO claims (device_id, secret_key, expires_at, cached_until) VALUES (?, ?, ?, ?)'),
+    claim: db.prepare('SELECT device_id AS deviceId, secret_key AS secretKey, expires_at AS expiresAt, cached_until AS cachedUntil FROM claims WHERE device_id = ?'),
     deleteClaim: db.prepare('DELETE FROM claims WHERE device_id = ?'),
     insertProfile: db.prepare(`INSERT INTO device_profiles (id, name, type, transport_type, description, is_default,
       provision_type, provision_key, provision_secret, firmware_id, software_id, created_time) VALUES (@id, @name, @type,
@@ -218,7 +218,7 @@ export function createSqliteStore(path: string): Store {
     pendingPersistentRpcs: many(q.pendingPersistentRpcs, rpcFrom),
     listRpcs: (deviceId, query, status) => lists.rpcs(query, { deviceId, status }),
 
-    setClaim: (c: ClaimRecord) => void q.setClaim.run(c.deviceId, c.secretKey, c.expiresAt),
+    setClaim: (c: ClaimRecord) => void q.setClaim.run(c.deviceId, c.secretKey, c.expiresAt, c.cachedUntil),
     claim: (deviceId) => q.claim.get(deviceId) as ClaimRecord | undefined,
     deleteClaim: (deviceId) => void q.deleteClaim.run(deviceId),
 

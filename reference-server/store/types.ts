@@ -91,6 +91,8 @@ export interface ClaimRecord {
   deviceId: string;
   secretKey: string;
   expiresAt: number;
+  /** When ThingsBoard's claim cache would drop the record: until then no new window replaces it. */
+  cachedUntil: number;
 }
 
 export type OtaType = Schema<'OtaPackageInput'>['type'];

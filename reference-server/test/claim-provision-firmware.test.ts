@@ -5,7 +5,7 @@ import type { OtaRecord, ProfileRecord } from '../store/types.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ claimDurationMs: 120_000 });
+  server = await startTestServer({ claimDurationMs: 120_000, claimCacheTtlMs: 300_000 });
 });
 afterAll(async () => {
   await stopTestServer(server);
@@ -28,16 +28,24 @@ describe('operation 8: claim', () => {
     expect(defaults.expiresAt).toBeGreaterThanOrEqual(before + 120_000);
   });
 
-  it('keeps an open window when the device claims again, and replaces an expired one', async () => {
+  it('keeps the first window while it is cached, expired or not; a new one once the cache TTL has passed', async () => {
     const device = await createDevice(server.ctx);
     const claim = (secretKey: string, durationMs: number) =>
       call(server.httpUrl, 'POST', `/api/v1/${device.token}/claim`, { secretKey, durationMs });
+    const setClaim = (expiresAt: number, cachedUntil: number) =>
+      server.ctx.store.write(() => server.ctx.store.setClaim({ deviceId: device.id, secretKey: 'first', expiresAt, cachedUntil }));
     expect((await claim('first', 60_000)).status).toBe(200);
     expect((await claim('second', 60_000)).status).toBe(200);
     expect(server.ctx.store.claim(device.id)!.secretKey).toBe('first');
-    await server.ctx.store.write(() => server.ctx.store.setClaim({ deviceId: device.id, secretKey: 'first', expiresAt: Date.now() - 1 }));
+    await setClaim(Date.now() - 1, Date.now() + 60_000);
     expect((await claim('third', 60_000)).status).toBe(200);
-    expect(server.ctx.store.claim(device.id)!.secretKey).toBe('third');
+    expect(server.ctx.store.claim(device.id)!.secretKey).toBe('first');
+    await setClaim(Date.now() - 1, Date.now() - 1);
+    const before = Date.now();
+    expect((await claim('fourth', 60_000)).status).toBe(200);
+    const opened = server.ctx.store.claim(device.id)!;
+    expect(opened.secretKey).toBe('fourth');
+    expect(opened.cachedUntil).toBeGreaterThanOrEqual(before + 300_000);
   });
 
   it('opens no window for a device a customer already owns, still answering 200', async () => {

@@ -118,11 +118,18 @@ describe('claiming', () => {
   it('answers FAILURE for an expired window, and matches an empty secret without a body', async () => {
     const { user } = await customerUser('beta');
     const device = await newDeviceVia(api);
-    await server.ctx.store.write(() => server.ctx.store.setClaim({ deviceId: device.id, secretKey: '', expiresAt: Date.now() - 1 }));
+    await server.ctx.store.write(() => server.ctx.store.setClaim({ deviceId: device.id, secretKey: '', expiresAt: Date.now() - 1, cachedUntil: Date.now() + 60_000 }));
     expect((await user('POST', claimPath(device.name))).text).toBe('"FAILURE"');
     expect(server.ctx.store.claim(device.id)).toBeUndefined();
     await openWindow(device.token, {});
     expect((await user('POST', claimPath(device.name))).status).toBe(200);
+  });
+
+  it('answers FAILURE for an open window that the claim cache no longer holds', async () => {
+    const { user } = await customerUser('zeta');
+    const device = await newDeviceVia(api);
+    await server.ctx.store.write(() => server.ctx.store.setClaim({ deviceId: device.id, secretKey: 'k', expiresAt: Date.now() + 60_000, cachedUntil: Date.now() - 1 }));
+    expect((await user('POST', claimPath(device.name), { secretKey: 'k' })).text).toBe('"FAILURE"');
   });
 
   it('takes {"secretKey": null} as no secret: FAILURE before the device opens a window, SUCCESS after', async () => {
