@@ -126,11 +126,17 @@ export function wrongMethod(id: string, allowed: string[], request: (token: stri
   };
 }
 
-/** The Allow header names every method in `allowed` and not the one that was refused. */
+/** HEAD and OPTIONS come with GET or with the framework; an Allow header may list them or not. */
+const IMPLIED_METHODS = new Set(['HEAD', 'OPTIONS']);
+
+/**
+ * The Allow header names exactly the path's methods (HEAD and OPTIONS aside), and not the refused
+ * one. Methods are case-sensitive tokens (RFC 9110, 9.1): "get" is not GET.
+ */
 function allowHeaderLists(allowed: string[], refused: string): Check {
   return (r) => {
-    const listed = new Set((r.headers.allow ?? '').split(',').map((m) => m.trim().toUpperCase()));
-    const ok = allowed.every((m) => listed.has(m)) && !listed.has(refused);
+    const listed = (r.headers.allow ?? '').split(',').map((m) => m.trim()).filter((m) => m !== '' && !IMPLIED_METHODS.has(m));
+    const ok = listed.length === allowed.length && allowed.every((m) => listed.includes(m));
     return ok ? undefined : { check: 'allowHeaderLists', expected: `Allow: ${allowed.join(', ')} (not ${refused})`, actual: r.headers.allow ?? '(absent)' };
   };
 }
