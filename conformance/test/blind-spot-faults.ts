@@ -338,12 +338,6 @@ export function blindSpotFaults(): Fault[] {
       response: (_req, res) => (res.status === 405 ? { ...res, headers: { ...res.headers, allow: (res.headers.allow ?? '').toLowerCase() } } : res),
     },
     {
-      name: 'the 403 of a deleted device\'s poll sent as JSON',
-      caught: ['4.6.6', '5.6.4'],
-      strict: true,
-      response: (req, res) => (isPoll(req) && res.status === 403 ? { ...res, headers: { ...res.headers, 'content-type': 'application/json' } } : res),
-    },
-    {
       name: 'a body of more than 1,000 arrays side by side refused as too deep',
       caught: ['2.1.4'],
       request: (req) => (req.method === 'POST' && ATTRIBUTES.test(req.url) && req.body.toString('utf8').split('[').length > 1001 ? { status: 400, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"status":400,"message":"too deep"}') } : req),
