@@ -107,6 +107,14 @@ export function isErrorBody(status: number): Check {
   };
 }
 
+/** The error JSON's message is a text that says something (`what`), not empty. */
+export function errorMessageSays(what: string): Check {
+  return (r) => {
+    const message = isObject(r.json) ? r.json.message : undefined;
+    return typeof message === 'string' && message.trim() !== '' ? undefined : { check: 'errorMessageSays', expected: `a message saying ${what}`, actual: message === undefined ? '(no message)' : JSON.stringify(message) };
+  };
+}
+
 export function headerMatches(name: string, pattern: RegExp): Check {
   return (r) => {
     const value = r.headers[name.toLowerCase()];

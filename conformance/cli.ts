@@ -128,7 +128,8 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   const checker = createContractChecker(await loadContract());
   const connections = concurrency * 3 + 2; // a case holds up to two polls and a REST call at once
   const clientRpcTimeoutMs = input.clientRpcTimeout ?? DEFAULTS.clientRpcTimeoutMs;
-  const requestTimeoutMs = Math.max(REQUEST_TIMEOUT_MS, clientRpcTimeoutMs + TIMEOUT_MARGIN_MS);
+  const longestWaitMs = clientRpcTimeoutMs + TIMEOUT_MARGIN_MS; // 7.7.1 waits out the target's timeout
+  const requestTimeoutMs = Math.max(REQUEST_TIMEOUT_MS, longestWaitMs);
   const device = createHttpTarget({ baseUrl: target, insecure: input.insecure ?? false, connections, requestTimeoutMs });
   const controlHttp = createHttpTarget({ baseUrl: controlUrl, insecure: input.insecure ?? false, connections, requestTimeoutMs: REQUEST_TIMEOUT_MS });
   try {
@@ -162,7 +163,7 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
       control: { http: controlHttp, jwt: session.jwt, unavailable: session.unavailable },
       checker,
       concurrency,
-      caseTimeoutMs: Math.max(CASE_TIMEOUT_MS, clientRpcTimeoutMs + TIMEOUT_MARGIN_MS),
+      caseTimeoutMs: Math.max(CASE_TIMEOUT_MS, longestWaitMs),
       clientRpcTimeoutMs,
       runId: randomBytes(4).toString('hex'),
       onRecord: (r) => print(caseLine(r, session.unavailable)),

@@ -4,7 +4,7 @@
 // requests go over raw sockets (raw-socket.ts): an HTTP client library will not send them.
 import type { Case, CaseRun, Failure } from '../case.js';
 import type { Reply } from '../client.js';
-import { checkAll, isErrorBody, isObject, isTrue, statusIs } from '../checks.js';
+import { checkAll, errorMessageSays, isErrorBody, isTrue, statusIs } from '../checks.js';
 import { closesWithin, connectRaw, pathPrefix, rawExchange, statusOf, trickle } from '../raw-socket.js';
 import { deliveredCommand } from './05-rpc-poll.js';
 import { json, op, raw, SETTLE_MS, startPoll } from './kit.js';
@@ -43,14 +43,6 @@ async function stillServes(t: CaseRun, token: string): Promise<void> {
     at200('stillAcceptsTelemetry', await t.device(op.telemetry(token, json({ afterHostile: 1 })))),
     at200('stillReadsAttributes', await t.device(op.getAttributes(token))),
   );
-}
-
-/** The error JSON's message is a text that says something, not empty. */
-function errorMessageSays(what: string) {
-  return (r: Reply): Failure | undefined => {
-    const message = isObject(r.json) ? r.json.message : undefined;
-    return typeof message === 'string' && message.trim() !== '' ? undefined : { check: 'errorMessageSays', expected: `a message saying ${what}`, actual: message === undefined ? '(no message)' : JSON.stringify(message) };
-  };
 }
 
 const at200 = (check: string, r: Reply): Failure | undefined => (r.status === 200 ? undefined : { check, expected: 200, actual: r.status });
