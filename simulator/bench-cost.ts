@@ -1,5 +1,7 @@
 // `dhi bench --simulator`: what the simulator costs per request, next to autocannon on the same
-// telemetry load (the same server, path and arrival rate), and on the mixed scenario. Each side
+// telemetry load (the same server, path and arrival rate), and on the mixed scenario. Between the
+// two, the paced floor (bench-paced-floor.ts): the least any client spends sending at that rate in
+// the simulator's even slots rather than autocannon's bursts, with the simulator's connections. Each side
 // runs in this process, one after the other, so its CPU time is process.cpuUsage() over its run;
 // the server is a child process and is not counted. CPU time, not throughput: the machine may be
 // shared, and a busy neighbour slows both sides without changing the work per request.
@@ -11,7 +13,9 @@
 // `fixedCpuMs`, next to the whole long run's plain average (`wholeRunMicrosPerRequest`).
 import autocannon from 'autocannon';
 import { simulate } from './cli.js';
-import type { SimulationConfig } from './engine.js';
+import { shortConnections, type SimulationConfig } from './engine.js';
+import { SCHEDULER_TICK_MS } from './group.js';
+import { pacedFloorRun } from './bench-paced-floor.js';
 import { fill, type Templates } from './routes.js';
 import { applyOverrides, builtinScenario } from './scenario.js';
 
@@ -34,14 +38,23 @@ export interface CostFigures {
   short: { durationMs: number; requests: number; cpuMs: number };
 }
 
+/** A side measured in several alternating rounds: the figures of its median round, and every round's cost. */
+export type RoundFigures = CostFigures & { roundsMicrosPerRequest: number[] };
+
 export interface SimulatorCost {
-  /** Telemetry messages per second offered by both sides. */
+  /** Telemetry messages per second offered by every side. */
   rate: number;
   durationMs: number;
-  autocannon: CostFigures;
-  simulator: CostFigures & { devices: number };
+  /** The telemetry sides run one after the other, this many times; each keeps its median round. */
+  rounds: number;
+  autocannon: RoundFigures;
+  /** An evenly paced raw-socket client: what the load's shape costs, without the simulator. */
+  pacedFloor: RoundFigures & { connections: number; slotMs: number };
+  simulator: RoundFigures & { devices: number };
   /** simulator / autocannon marginal CPU per request on telemetry (goal: at most 1.5). */
   ratio: number;
+  /** simulator / paced floor: what the simulator adds to the cost of an evenly paced load. */
+  floorRatio: number;
   mixed: CostFigures & { devices: number; rpcRate: number; attrRate: number };
 }
 
@@ -65,6 +78,15 @@ export function marginalCost(short: RunCost, long: RunCost, shortMs: number): Co
     wholeRunMicrosPerRequest: long.requests ? round1(long.cpuMicros / long.requests) : 0,
     short: { durationMs: shortMs, requests: short.requests, cpuMs: Math.round(short.cpuMicros / 1000) },
   };
+}
+
+async function pacedFloorCost(url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number): Promise<RunCost> {
+  const start = process.cpuUsage();
+  const requests = await pacedFloorRun({
+    url, path: fill(t.device.telemetry, { accessToken: token }), body: TELEMETRY_BODY, rate, durationMs, connections, slotMs: SCHEDULER_TICK_MS,
+  });
+  const cpu = process.cpuUsage(start);
+  return { requests, cpuMicros: cpu.user + cpu.system };
 }
 
 async function autocannonRun(url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number): Promise<RunCost> {
@@ -95,6 +117,15 @@ async function simulatorRun(url: string, scenario: SimulationConfig['scenario'],
   return { requests: simulator.requests, cpuMicros: simulator.cpuMs * 1000 };
 }
 
+/** The round with the median marginal cost, with every round's cost beside it. */
+export function medianRound(rounds: CostFigures[]): RoundFigures {
+  const sorted = [...rounds].sort((a, b) => a.cpuMicrosPerRequest - b.cpuMicrosPerRequest);
+  return { ...sorted[Math.floor(sorted.length / 2)], roundsMicrosPerRequest: rounds.map((r) => r.cpuMicrosPerRequest) };
+}
+
+const costRatio = (of: CostFigures, to: CostFigures) =>
+  to.cpuMicrosPerRequest ? Math.round((of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) * 100) / 100 : 0;
+
 async function pair(run: (durationMs: number) => Promise<RunCost>, durationMs: number): Promise<CostFigures> {
   const short = await run(SHORT_MS);
   const long = await run(SHORT_MS + durationMs);
@@ -105,20 +136,34 @@ export async function measureSimulatorCost(
   url: string,
   templates: Templates,
   token: string,
-  options: { rate: number; durationMs: number; connections: number; reportDir: string },
+  options: { rate: number; durationMs: number; connections: number; rounds: number; reportDir: string },
 ): Promise<SimulatorCost> {
-  const { rate, durationMs, reportDir } = options;
-  const ac = await pair((ms) => autocannonRun(url, templates, token, rate, ms, options.connections), durationMs);
+  const { rate, durationMs, rounds, reportDir } = options;
+  const floorConnections = shortConnections(TELEMETRY_DEVICES);
   const telemetry = applyOverrides(builtinScenario('telemetry'), { rate });
-  const sim = await pair((ms) => simulatorRun(url, telemetry, TELEMETRY_DEVICES, ms, reportDir), durationMs);
+  const sides = [
+    (ms: number) => autocannonRun(url, templates, token, rate, ms, options.connections),
+    (ms: number) => pacedFloorCost(url, templates, token, rate, ms, floorConnections),
+    (ms: number) => simulatorRun(url, telemetry, TELEMETRY_DEVICES, ms, reportDir),
+  ];
+  // Alternating rounds: a busy neighbour during one round does not decide a ratio.
+  const measured: CostFigures[][] = sides.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, run] of sides.entries()) measured[i].push(await pair(run, durationMs));
+  }
+  const [ac, floor, sim] = measured.map(medianRound);
+  // The mixed scenario runs once: it creates 500 devices per run, and no ratio depends on it.
   const mixedScenario = applyOverrides(builtinScenario('mixed'), { rpcRate: MIXED_RATE, attrRate: MIXED_RATE });
   const mixed = await pair((ms) => simulatorRun(url, mixedScenario, MIXED_DEVICES, ms, reportDir), durationMs);
   return {
     rate,
     durationMs,
+    rounds,
     autocannon: ac,
+    pacedFloor: { ...floor, connections: floorConnections, slotMs: SCHEDULER_TICK_MS },
     simulator: { ...sim, devices: TELEMETRY_DEVICES },
-    ratio: ac.cpuMicrosPerRequest ? Math.round((sim.cpuMicrosPerRequest / ac.cpuMicrosPerRequest) * 100) / 100 : 0,
+    ratio: costRatio(sim, ac),
+    floorRatio: costRatio(sim, floor),
     mixed: { ...mixed, devices: MIXED_DEVICES, rpcRate: MIXED_RATE, attrRate: MIXED_RATE },
   };
 }

@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { EXIT } from '../cli/exit-codes.js';
 import { unreachableReason } from '../cli/unreachable.js';
 import { createControl } from './control.js';
-import { measureSimulatorCost, SHORT_MS, type CostFigures, type SimulatorCost } from './bench-cost.js';
+import { measureSimulatorCost, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
 import { holdPolls, type PollFigures } from './bench-polls.js';
@@ -154,8 +154,8 @@ export async function runBench(options: BenchOptions): Promise<void> {
     }
     if (options.simulator !== undefined) {
       const rate = options.simulator === true ? DEFAULT_COST_RATE : options.simulator;
-      console.log(`bench simulator cost: autocannon, then dhi simulate, each at ${rate} telemetry msg/s for ${options.duration / 1000}s; then the mixed scenario`);
-      simulatorCost = await measureSimulatorCost(url, templates, token, { rate, durationMs: options.duration, connections: options.connections, reportDir: join(options.reportDir, 'simulate') });
+      console.log(`bench simulator cost: autocannon, an evenly paced raw client, then dhi simulate, each at ${rate} telemetry msg/s for ${options.duration / 1000}s (${options.rounds} alternating rounds); then the mixed scenario`);
+      simulatorCost = await measureSimulatorCost(url, templates, token, { rate, durationMs: options.duration, connections: options.connections, rounds: options.rounds, reportDir: join(options.reportDir, 'simulate') });
     }
     if (options.holdPolls > 0) {
       if (!reference) throw new Error('--hold-polls measures the reference server that dhi bench starts; leave out --target');
@@ -221,9 +221,11 @@ export async function runBench(options: BenchOptions): Promise<void> {
     console.log(`held polls ${polls.open}: RSS ${mb(polls.rssIdleBytes)} MB idle, ${mb(polls.rssHoldingBytes)} MB holding, ${(polls.bytesPerPoll / 1024).toFixed(1)} KB per poll; telemetry meanwhile ${polls.telemetry.requestsPerSecond} req/s, p99 ${polls.telemetry.latencyMs.p99} ms`);
   }
   if (simulatorCost) {
-    const { autocannon: a, simulator: s, mixed: m } = simulatorCost;
-    const fixed = (f: CostFigures) => `fixed ${f.fixedCpuMs} ms a run, whole run ${f.wholeRunMicrosPerRequest} µs/request`;
-    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${fixed(a)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${fixed(s)}), ratio ${simulatorCost.ratio}`);
+    const { autocannon: a, pacedFloor: f, simulator: s, mixed: m } = simulatorCost;
+    const fixed = (c: CostFigures) => `fixed ${c.fixedCpuMs} ms a run, whole run ${c.wholeRunMicrosPerRequest} µs/request`;
+    const rounds = (c: RoundFigures) => (c.roundsMicrosPerRequest.length > 1 ? `rounds ${c.roundsMicrosPerRequest.join(', ')}; ` : '');
+    const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} alternating rounds, ` : '';
+    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.slotMs} ms slots, ${f.connections} connections; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio}, simulate / paced floor ${simulatorCost.floorRatio}`);
     console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s): ${m.cpuMicrosPerRequest} µs (${fixed(m)})`);
   }
   console.log(`results: ${file}`);

@@ -49,7 +49,8 @@ export interface Group {
   stop(): Promise<number>;
 }
 
-const SCHEDULER_TICK_MS = 5;
+/** The open model's slot length (arrivals.ts); `dhi bench --simulator`'s paced floor uses it too. */
+export const SCHEDULER_TICK_MS = 5;
 
 /** `onAllOnline`: every device of the group has its polls on the wire (the engine may end the warm-up). */
 export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline: () => void = () => {}): Group {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { medianRun, parseOps, runBench, type BenchFigures } from '../bench.js';
+import { medianRound, type CostFigures } from '../bench-cost.js';
 
 describe('dhi bench', () => {
   it('runs an operation against a reference server and a bare Fastify baseline, and writes the JSON', async () => {
@@ -34,6 +35,9 @@ describe('dhi bench', () => {
   it('takes the median round', () => {
     const run = (requestsPerSecond: number) => ({ requestsPerSecond }) as BenchFigures;
     expect(medianRun([run(5), run(9), run(7)]).requestsPerSecond).toBe(7);
+    const cost = (cpuMicrosPerRequest: number, requests: number) => ({ cpuMicrosPerRequest, requests }) as CostFigures;
+    // The median round's own figures, and every round's cost in the order run.
+    expect(medianRound([cost(80, 1), cost(40, 2), cost(60, 3)])).toMatchObject({ cpuMicrosPerRequest: 60, requests: 3, roundsMicrosPerRequest: [80, 40, 60] });
   });
 
   it("measures dhi simulate's CPU per request next to autocannon's on the same telemetry load, and on the mixed scenario", async () => {
@@ -46,8 +50,9 @@ describe('dhi bench', () => {
     }
     const file = readdirSync(reportDir).find((f) => f.endsWith('.json'))!;
     const { simulatorCost } = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
-    expect(simulatorCost.rate).toBe(200);
-    for (const side of [simulatorCost.autocannon, simulatorCost.simulator, simulatorCost.mixed]) {
+    expect(simulatorCost).toMatchObject({ rate: 200, rounds: 1 });
+    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator]) expect(side.roundsMicrosPerRequest).toEqual([side.cpuMicrosPerRequest]);
+    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed]) {
       // Two runs per side, the long one longer by the bench duration, so with more requests.
       expect(side.short.requests).toBeGreaterThan(0);
       expect(side.requests).toBeGreaterThan(side.short.requests);
@@ -57,7 +62,12 @@ describe('dhi bench', () => {
       expect(Math.abs(side.cpuMicrosPerRequest - marginal)).toBeLessThan(1000 / (side.requests - side.short.requests) + 0.1);
       expect(Math.abs(side.wholeRunMicrosPerRequest - (side.cpuMs * 1000) / side.requests)).toBeLessThan(500 / side.requests + 0.1);
     }
-    expect(simulatorCost.ratio).toBe(Math.round((simulatorCost.simulator.cpuMicrosPerRequest / simulatorCost.autocannon.cpuMicrosPerRequest) * 100) / 100);
+    const ratio = (of: { cpuMicrosPerRequest: number }, to: { cpuMicrosPerRequest: number }) => Math.round((of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) * 100) / 100;
+    expect(simulatorCost.ratio).toBe(ratio(simulatorCost.simulator, simulatorCost.autocannon));
+    expect(simulatorCost.floorRatio).toBe(ratio(simulatorCost.simulator, simulatorCost.pacedFloor));
+    // The floor runs with the simulator's slots and connections, and every request it sent was answered.
+    expect(simulatorCost.pacedFloor).toMatchObject({ slotMs: 5, connections: 8 });
+    expect(simulatorCost.pacedFloor.requests).toBe(200 * (1.5 + 2));
   }, 180_000);
 
   it('refuses an unknown operation by name', () => {
