@@ -7,7 +7,8 @@
 // covered by the header timeout too (Node counts it from accept), an unfinished TLS handshake by
 // handshakeTimeout, idle keep-alive connections by keepAliveTimeout.
 import type { IncomingMessage, Server as HttpServer, ServerOptions, ServerResponse } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from './config.js';
 import { errorBody, ErrorCode, SHUTTING_DOWN } from './errors.js';
@@ -95,27 +96,37 @@ export function drain(server: HttpServer): Promise<void> {
   });
 }
 
+const SERVING = Symbol('dhi.serving');
+type ServingSocket = Socket & { [SERVING]?: ServerResponse };
+
 /**
- * Requests not yet answered on a server, so that a close that runs out of time answers them 503
- * (ThingsBoard's error body) before dropping their connections. One shared listener, no closures.
+ * The connections of a server, each with the response it serves last, so that a close that runs
+ * out of time answers the unanswered ones 503 (ThingsBoard's error body) before dropping their
+ * connections. Tracked per connection, with one property store per request: a set entry and a
+ * close listener per response cost a long poll about a quarter of its CPU (dhi bench --baseline).
+ * Shared listeners, no closures.
  */
-export function trackUnanswered(server: HttpServer): Set<ServerResponse> {
-  const open = new Set<ServerResponse>();
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-    open.add(res);
-    // 'close' follows 'finish' too: one shared listener, no once() wrapper per response.
-    res.on('close', forget);
+export function trackConnections(server: HttpServer): Set<Socket> {
+  const open = new Set<Socket>();
+  // HTTPS serves requests on the TLS socket, which exists once the handshake is done.
+  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
+    open.add(socket);
+    socket.on('close', forget);
   });
-  function forget(this: ServerResponse) {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    (req.socket as ServingSocket)[SERVING] = res;
+  });
+  function forget(this: Socket) {
     open.delete(this);
   }
   return open;
 }
 
-export function answerUnavailable(open: Set<ServerResponse>): void {
+export function answerUnavailable(open: Set<Socket>): void {
   const body = JSON.stringify(errorBody(503, ErrorCode.GENERAL, SHUTTING_DOWN));
-  for (const res of open) {
-    if (res.headersSent || res.destroyed) continue;
+  for (const socket of open) {
+    const res = (socket as ServingSocket)[SERVING];
+    if (!res || res.headersSent || res.destroyed) continue;
     res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
   }
   open.clear();

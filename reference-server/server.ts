@@ -7,7 +7,7 @@ import { buildApp } from './app.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
 import { createSqliteStore } from './store/sqlite.js';
-import { answerUnavailable, connectionOptions, drain, listenError, listenOn, protect, trackUnanswered } from './listeners.js';
+import { answerUnavailable, connectionOptions, drain, listenError, listenOn, protect, trackConnections } from './listeners.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -38,7 +38,7 @@ export async function startServer(input: Partial<ServerConfig> = {}): Promise<Ru
     await Promise.all([drain(app.server), https && drain(https)]);
   });
   protect(app.server, config, app.log, 'HTTP');
-  const unanswered = [trackUnanswered(app.server)];
+  const connections = [trackConnections(app.server)];
   try {
     await app.listen({ host: config.host, port: config.port, backlog: config.backlog }).catch((error: unknown) => {
       throw listenError(error, config.host, config.port, '--port');
@@ -53,7 +53,7 @@ export async function startServer(input: Partial<ServerConfig> = {}): Promise<Ru
         (req, res) => app.routing(req, res),
       );
       protect(https, config, app.log, 'HTTPS');
-      unanswered.push(trackUnanswered(https));
+      connections.push(trackConnections(https));
       await listenOn(https, config.host, config.httpsPort, config.backlog, '--https-port');
     }
   } catch (error) {
@@ -70,7 +70,7 @@ export async function startServer(input: Partial<ServerConfig> = {}): Promise<Ru
     httpsUrl: https ? urlOf('https', config.host, https.address() as AddressInfo) : undefined,
     async close() {
       const deadline = setTimeout(() => {
-        for (const open of unanswered) answerUnavailable(open);
+        for (const open of connections) answerUnavailable(open);
         app.server.closeAllConnections();
         https?.closeAllConnections();
       }, CLOSE_DEADLINE_MS);

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import Database from 'better-sqlite3';
 import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -58,17 +57,21 @@ describe('closing while keep-alive clients keep writing', () => {
 });
 
 describe('the close deadline', () => {
-  it('answers a request still in flight at the deadline 503 with the error body, then closes', async () => {
-    const server = await startTestServer();
+  it.each(['http', 'https'] as const)('answers a request still in flight at the deadline 503 with the error body, then closes (%s)', async (scheme) => {
+    const server = await startTestServer({ httpsPort: 0 });
     const device = await createDevice(server.ctx);
-    const upload = await connectRaw(server.httpUrl);
-    // The server holds the request once its headers are parsed; the body never completes.
-    const received = once(server.app.server, 'request');
-    await upload.write(`POST /api/v1/${device.token}/telemetry HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`);
-    await received;
+    const upload = await connectRaw(scheme === 'http' ? server.httpUrl : server.httpsUrl!);
+    // 100 Continue: the server has parsed the request and handed it on; the body never completes.
+    await upload.write(`POST /api/v1/${device.token}/telemetry HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`);
+    await new Promise<void>((resolve) => {
+      const seen = () => upload.received().includes('100 Continue') && (upload.socket.off('data', seen), resolve());
+      upload.socket.on('data', seen);
+      seen();
+    });
+    await upload.write('{"a":');
     await stopTestServer(server);
     await upload.closed;
-    const answer = upload.received();
+    const answer = upload.received().slice(upload.received().indexOf('\r\n\r\n') + 4);
     expect(statusOf(answer)).toBe(503);
     expect(answer).toMatch(/\r\nconnection: close\r\n/i);
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 503, errorCode: 2, message: 'Server is shutting down' });
