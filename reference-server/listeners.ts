@@ -6,7 +6,7 @@
 // request is complete at once, waits as long as its own timeout. A connection that sends nothing is
 // covered by the header timeout too (Node counts it from accept), an unfinished TLS handshake by
 // handshakeTimeout, idle keep-alive connections by keepAliveTimeout.
-import type { IncomingMessage, Server as HttpServer, ServerOptions, ServerResponse } from 'node:http';
+import type { Server as HttpServer, ServerOptions, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
@@ -96,15 +96,19 @@ export function drain(server: HttpServer): Promise<void> {
   });
 }
 
-const SERVING = Symbol('dhi.serving');
-type ServingSocket = Socket & { [SERVING]?: ServerResponse };
+/**
+ * Node's own record of the response a connection is serving: set when the response is given the
+ * socket, cleared when it finishes. Undocumented, but kept since Node's first releases and relied
+ * on by shutdown libraries (http-terminator); it costs nothing per request and holds nothing once
+ * the answer is out.
+ */
+type ServingSocket = Socket & { _httpMessage?: ServerResponse | null };
 
 /**
- * The connections of a server, each with the response it serves last, so that a close that runs
- * out of time answers the unanswered ones 503 (ThingsBoard's error body) before dropping their
- * connections. Tracked per connection, with one property store per request: a set entry and a
- * close listener per response cost a long poll about a quarter of its CPU (dhi bench --baseline).
- * Shared listeners, no closures.
+ * The connections of a server, so that a close that runs out of time answers the requests they
+ * are serving 503 (ThingsBoard's error body) before dropping them. Tracked per connection: a set
+ * entry and a close listener per response cost a long poll about a quarter of its CPU (dhi bench
+ * --baseline). One shared listener, no closures.
  */
 export function trackConnections(server: HttpServer): Set<Socket> {
   const open = new Set<Socket>();
@@ -112,9 +116,6 @@ export function trackConnections(server: HttpServer): Set<Socket> {
   server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
     open.add(socket);
     socket.on('close', forget);
-  });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    (req.socket as ServingSocket)[SERVING] = res;
   });
   function forget(this: Socket) {
     open.delete(this);
@@ -125,7 +126,7 @@ export function trackConnections(server: HttpServer): Set<Socket> {
 export function answerUnavailable(open: Set<Socket>): void {
   const body = JSON.stringify(errorBody(503, ErrorCode.GENERAL, SHUTTING_DOWN));
   for (const socket of open) {
-    const res = (socket as ServingSocket)[SERVING];
+    const res = (socket as ServingSocket)._httpMessage;
     if (!res || res.headersSent || res.destroyed) continue;
     res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
   }
