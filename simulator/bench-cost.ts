@@ -80,29 +80,32 @@ export function marginalCost(short: RunCost, long: RunCost, shortMs: number): Co
   };
 }
 
-async function pacedFloorCost(url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number): Promise<RunCost> {
+/** This process's CPU over `run`, which resolves with the number of requests it made. */
+async function inProcessCost(run: () => Promise<number>): Promise<RunCost> {
   const start = process.cpuUsage();
-  const requests = await pacedFloorRun({
-    url, path: fill(t.device.telemetry, { accessToken: token }), body: TELEMETRY_BODY, rate, durationMs, connections, slotMs: SCHEDULER_TICK_MS,
-  });
+  const requests = await run();
   const cpu = process.cpuUsage(start);
   return { requests, cpuMicros: cpu.user + cpu.system };
 }
 
-async function autocannonRun(url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number): Promise<RunCost> {
-  const start = process.cpuUsage();
-  const result = await autocannon({
-    url: url + fill(t.device.telemetry, { accessToken: token }),
-    method: 'POST',
-    body: TELEMETRY_BODY,
-    headers: { 'content-type': 'application/json' },
-    connections,
-    overallRate: rate,
-    duration: durationMs / 1000,
+const pacedFloorCost = (url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number) =>
+  inProcessCost(() => pacedFloorRun({
+    url, path: fill(t.device.telemetry, { accessToken: token }), body: TELEMETRY_BODY, rate, durationMs, connections, slotMs: SCHEDULER_TICK_MS,
+  }));
+
+const autocannonRun = (url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number) =>
+  inProcessCost(async () => {
+    const result = await autocannon({
+      url: url + fill(t.device.telemetry, { accessToken: token }),
+      method: 'POST',
+      body: TELEMETRY_BODY,
+      headers: { 'content-type': 'application/json' },
+      connections,
+      overallRate: rate,
+      duration: durationMs / 1000,
+    });
+    return result.requests.total;
   });
-  const cpu = process.cpuUsage(start);
-  return { requests: result.requests.total, cpuMicros: cpu.user + cpu.system };
-}
 
 function simulation(url: string, scenario: SimulationConfig['scenario'], devices: number, durationMs: number): SimulationConfig {
   return {
@@ -117,10 +120,16 @@ async function simulatorRun(url: string, scenario: SimulationConfig['scenario'],
   return { requests: simulator.requests, cpuMicros: simulator.cpuMs * 1000 };
 }
 
+/** The item with the median value: one noisy round does not decide. */
+export function medianBy<T>(items: T[], value: (item: T) => number): T {
+  return [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)];
+}
+
+const perRequest = (c: CostFigures) => c.cpuMicrosPerRequest;
+
 /** The round with the median marginal cost, with every round's cost beside it. */
 export function medianRound(rounds: CostFigures[]): RoundFigures {
-  const sorted = [...rounds].sort((a, b) => a.cpuMicrosPerRequest - b.cpuMicrosPerRequest);
-  return { ...sorted[Math.floor(sorted.length / 2)], roundsMicrosPerRequest: rounds.map((r) => r.cpuMicrosPerRequest) };
+  return { ...medianBy(rounds, perRequest), roundsMicrosPerRequest: rounds.map(perRequest) };
 }
 
 const costRatio = (of: CostFigures, to: CostFigures) =>

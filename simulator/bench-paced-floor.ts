@@ -5,6 +5,8 @@
 // up far less often per request). Raw keep-alive sockets, one request text, answers counted by
 // their framing: no devices, metrics, promises or timers per request. Measured between autocannon
 // and dhi simulate, it tells what the shape of the load costs apart from what the simulator adds.
+// It paces as arrivals.ts does but without it: that scheduler hands each arrival a promise to
+// track, which is part of what the floor leaves out.
 import { connect, type Socket } from 'node:net';
 
 export interface PacedFloorOptions {

@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { EXIT } from '../cli/exit-codes.js';
 import { unreachableReason } from '../cli/unreachable.js';
 import { createControl } from './control.js';
-import { measureSimulatorCost, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
+import { measureSimulatorCost, medianBy, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
 import { holdPolls, type PollFigures } from './bench-polls.js';
@@ -96,9 +96,7 @@ async function tokenFor(options: BenchOptions, t: Templates): Promise<string> {
 }
 
 /** The run with the median rate: one noisy round does not decide. */
-export function medianRun(runs: BenchFigures[]): BenchFigures {
-  return [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)];
-}
+export const medianRun = (runs: BenchFigures[]): BenchFigures => medianBy(runs, (r) => r.requestsPerSecond);
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
