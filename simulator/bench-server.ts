@@ -17,13 +17,17 @@ export interface BenchServer {
   token: string;
   /** Resident memory after a full GC, and the attribute polls held open. */
   memory(): Promise<ServerMemory>;
+  /** CPU time (user + system, every thread) the server process has used so far, in µs. */
+  cpuMicros(): Promise<number>;
   close(): Promise<void>;
 }
 
 type FromBenchServer =
   | { type: 'listening'; url: string; token: string }
   | { type: 'error'; message: string }
-  | ({ type: 'memory' } & ServerMemory);
+  | ({ type: 'memory' } & ServerMemory)
+  | { type: 'cpu'; micros: number };
+type Answer<T extends 'memory' | 'cpu'> = Extract<FromBenchServer, { type: T }>;
 
 interface ChildServer {
   url: string;
@@ -35,16 +39,20 @@ interface ChildServer {
 export function startBenchServer(kind: BenchServerKind): Promise<BenchServer> {
   // --expose-gc: memory is read after a full collection, so that garbage does not count as cost.
   const child: ChildProcess = forkModule(import.meta.url, ['--dhi-bench-server', kind], ['--expose-gc']);
-  const memory = () =>
-    new Promise<ServerMemory>((resolve) => {
+  const ask = <T extends 'memory' | 'cpu'>(type: T) =>
+    new Promise<Answer<T>>((resolve) => {
       const onMessage = (message: FromBenchServer) => {
-        if (message.type !== 'memory') return;
+        if (message.type !== type) return;
         child.off('message', onMessage);
-        resolve({ rssBytes: message.rssBytes, openPolls: message.openPolls });
+        resolve(message as Answer<T>);
       };
       child.on('message', onMessage);
-      child.send({ type: 'memory' });
+      child.send({ type });
     });
+  const memory = async (): Promise<ServerMemory> => {
+    const { rssBytes, openPolls } = await ask('memory');
+    return { rssBytes, openPolls };
+  };
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the ${kind} bench server exited with code ${code}`)));
     child.once('message', (message: FromBenchServer) => {
@@ -54,6 +62,7 @@ export function startBenchServer(kind: BenchServerKind): Promise<BenchServer> {
         url: message.url,
         token: message.token,
         memory,
+        cpuMicros: async () => (await ask('cpu')).micros,
         close: () =>
           new Promise<void>((done) => {
             child.removeAllListeners('exit');
@@ -103,6 +112,10 @@ async function runChild(kind: BenchServerKind): Promise<void> {
     const server = kind === 'reference' ? await referenceServer() : await baselineServer();
     process.send?.({ type: 'listening', url: server.url, token: server.token } satisfies FromBenchServer);
     process.on('message', (message: { type: string }) => {
+      if (message.type === 'cpu') {
+        const { user, system } = process.cpuUsage();
+        process.send?.({ type: 'cpu', micros: user + system } satisfies FromBenchServer);
+      }
       if (message.type !== 'memory') return;
       (globalThis as { gc?: () => void }).gc?.();
       process.send?.({ type: 'memory', rssBytes: process.memoryUsage().rss, openPolls: server.openPolls() } satisfies FromBenchServer);

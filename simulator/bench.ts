@@ -44,6 +44,20 @@ export interface BenchFigures {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** The server's CPU time (every thread) over the run, per request; when dhi bench started the server. */
+  serverCpuMicrosPerRequest?: number;
+}
+
+/**
+ * Server CPU per request, median of the rounds, beside the throughput: what the server itself spends
+ * on a request, apart from the load generator that shares the machine with it. `ratio`: the bare
+ * route's over the reference server's, read like the throughput ratio (1: as cheap as the bare route).
+ */
+export interface ServerCpu {
+  reference: number;
+  baseline: number;
+  ratio: number;
+  rounds: { reference: number[]; baseline: number[] };
 }
 
 const DEFAULT_COST_RATE = 1000;
@@ -78,6 +92,24 @@ async function cannon(url: string, op: BenchOp, t: Templates, token: string, opt
   };
 }
 
+/** `run`, with the CPU the server spent on it per request when the server is ours to ask. */
+async function withServerCpu(server: BenchServer | undefined, run: () => Promise<BenchFigures>): Promise<BenchFigures> {
+  if (!server) return run();
+  const before = await server.cpuMicros();
+  const figures = await run();
+  const used = (await server.cpuMicros()) - before;
+  return { ...figures, serverCpuMicrosPerRequest: figures.total > 0 ? round1(used / figures.total) : 0 };
+}
+
+export function serverCpu(reference: BenchFigures[], baseline: BenchFigures[]): ServerCpu | undefined {
+  const cpu = (runs: BenchFigures[]) => runs.map((r) => r.serverCpuMicrosPerRequest).filter((v): v is number => v !== undefined);
+  const rounds = { reference: cpu(reference), baseline: cpu(baseline) };
+  if (rounds.reference.length === 0 || rounds.baseline.length === 0) return undefined;
+  const median = (values: number[]) => medianBy(values, (v) => v);
+  const [ref, bare] = [median(rounds.reference), median(rounds.baseline)];
+  return { reference: ref, baseline: bare, ratio: round3(bare / Math.max(ref, 0.1)), rounds };
+}
+
 export function parseOps(list: string): BenchOp[] {
   const ops = list.split(',').map((s) => s.trim()).filter(Boolean);
   for (const op of ops) if (!(OPS as readonly string[]).includes(op)) throw new Error(`--ops: unknown operation "${op}", expected ${OPS.join(', ')}`);
@@ -99,6 +131,7 @@ async function tokenFor(options: BenchOptions, t: Templates): Promise<string> {
 export const medianRun = (runs: BenchFigures[]): BenchFigures => medianBy(runs, (r) => r.requestsPerSecond);
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
+const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** One request first: autocannon would count a dead target's failures for the whole --duration. */
 async function probe(url: string): Promise<void> {
@@ -144,10 +177,10 @@ export async function runBench(options: BenchOptions): Promise<void> {
       for (let round = 1; round <= rounds; round++) {
         const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
         console.log(`bench ${op}: ${url} (${options.connections} connections, ${options.duration / 1000}s)${of}`);
-        runs[op].reference.push(await cannon(url, op, templates, token, options));
+        runs[op].reference.push(await withServerCpu(reference, () => cannon(url, op, templates, token, options)));
         if (!bare) continue;
         console.log(`bench ${op}: bare Fastify baseline ${bare.url}${of}`);
-        runs[op].baseline.push(await cannon(bare.url, op, templates, bare.token, options));
+        runs[op].baseline.push(await withServerCpu(bare, () => cannon(bare.url, op, templates, bare.token, options)));
       }
     }
     if (options.simulator !== undefined) {
@@ -161,7 +194,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
       const held = await holdPolls(url, token, options.holdPolls, reference.memory);
       try {
         console.log(`bench telemetry: ${url} while ${held.figures.open} polls are open`);
-        polls = { ...held.figures, telemetry: await cannon(url, 'telemetry', templates, token, options) };
+        polls = { ...held.figures, telemetry: await withServerCpu(reference, () => cannon(url, 'telemetry', templates, token, options)) };
       } finally {
         held.release();
       }
@@ -178,11 +211,14 @@ export async function runBench(options: BenchOptions): Promise<void> {
   const results: Record<string, BenchFigures> = {};
   const baseline: Record<string, BenchFigures> = {};
   const ratio: Record<string, number> = {};
+  const cpu: Record<string, ServerCpu> = {};
   for (const op of ops) {
     results[op] = medianRun(runs[op].reference);
     if (!options.baseline) continue;
     baseline[op] = medianRun(runs[op].baseline);
     ratio[op] = round3(results[op].requestsPerSecond / Math.max(1, baseline[op].requestsPerSecond));
+    const measured = serverCpu(runs[op].reference, runs[op].baseline);
+    if (measured) cpu[op] = measured;
   }
   const report = {
     tool: 'dhi bench',
@@ -197,6 +233,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     results,
     baseline: options.baseline ? baseline : undefined,
     ratio: options.baseline ? ratio : undefined,
+    serverCpu: Object.keys(cpu).length > 0 ? cpu : undefined,
     roundsRequestsPerSecond: options.baseline
       ? Object.fromEntries(ops.map((op) => [op, { reference: runs[op].reference.map((r) => r.requestsPerSecond), baseline: runs[op].baseline.map((r) => r.requestsPerSecond) }]))
       : undefined,
@@ -212,7 +249,10 @@ export async function runBench(options: BenchOptions): Promise<void> {
     const non2xx = op === 'longpoll' ? `408 ${r.non2xx} (expected)` : `non-2xx ${r.non2xx}`;
     const line = `${op.padEnd(10)} ${String(r.requestsPerSecond).padStart(7)} req/s  p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${non2xx}  errors ${r.errors}`;
     const median = rounds > 1 ? `median of ${rounds} alternating rounds: ` : '';
-    console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${ratio[op]}` : line);
+    const c = cpu[op];
+    const cpuLine = c ? `; server CPU ${c.reference} vs ${c.baseline} µs/request: ratio ${c.ratio}` : '';
+    const ownCpu = r.serverCpuMicrosPerRequest === undefined ? '' : `  server CPU ${r.serverCpuMicrosPerRequest} µs/request`;
+    console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${ratio[op]}${cpuLine}` : line + ownCpu);
   }
   if (polls) {
     const mb = (bytes: number) => (bytes / 1048576).toFixed(0);

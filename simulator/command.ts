@@ -68,7 +68,7 @@ export function registerBench(program: Command): void {
     .addOption(durationOption('--duration <time>', 'length of each benchmark: 10s, 30s', 10_000, '10s'))
     .option('--connections <n>', 'concurrent connections', integer(1, 10_000), 50)
     .option('--pipelining <n>', 'requests pipelined per connection', integer(1, 100), 1)
-    .option('--baseline', 'also benchmark a bare Fastify route in the same run, alternating with it, and print the ratio of the medians', false)
+    .option('--baseline', 'also benchmark a bare Fastify route in the same run, alternating with it, and print the ratios of the medians (throughput, and server CPU per request)', false)
     .option('--rounds <n>', 'with --baseline or --simulator: alternating rounds per side; the median round counts', integer(1, 9), 3)
     .option('--hold-polls <n>', 'then hold this many attribute long polls open on the reference server: RSS per poll, and telemetry meanwhile', integer(0, 19_500), 0)
     .option('--username <user>', 'control API user (to create the benchmark device)', 'tenant@thingsboard.org')

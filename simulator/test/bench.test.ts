@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { medianRun, parseOps, runBench, type BenchFigures } from '../bench.js';
+import { medianRun, parseOps, runBench, serverCpu, type BenchFigures } from '../bench.js';
 import { medianRound, type CostFigures } from '../bench-cost.js';
 
 describe('dhi bench', () => {
@@ -26,10 +26,17 @@ describe('dhi bench', () => {
     expect(report.roundsRequestsPerSecond.telemetry.reference).toHaveLength(3);
     expect(report.roundsRequestsPerSecond.telemetry.baseline).toHaveLength(3);
     expect([...report.roundsRequestsPerSecond.telemetry.reference].sort((a: number, b: number) => a - b)[1]).toBe(report.results.telemetry.requestsPerSecond);
+    // Both servers are child processes of the bench: their CPU per request is measured every round.
+    const cpu = report.serverCpu.telemetry;
+    expect(cpu.rounds.reference).toHaveLength(3);
+    expect(cpu.rounds.baseline).toHaveLength(3);
+    for (const value of [...cpu.rounds.reference, ...cpu.rounds.baseline]) expect(value).toBeGreaterThan(0);
+    expect(cpu.ratio).toBe(Math.round((cpu.baseline / cpu.reference) * 1000) / 1000);
     // The held polls were all open on the server while telemetry was measured.
     expect(report.heldPolls.open).toBe(50);
     expect(report.heldPolls.rssHoldingBytes).toBeGreaterThan(0);
     expect(report.heldPolls.telemetry.total).toBeGreaterThan(0);
+    expect(report.heldPolls.telemetry.serverCpuMicrosPerRequest).toBeGreaterThan(0);
   }, 120_000); // two server processes start from TypeScript sources: slow on a busy machine
 
   it('takes the median round', () => {
@@ -38,6 +45,15 @@ describe('dhi bench', () => {
     const cost = (cpuMicrosPerRequest: number, requests: number) => ({ cpuMicrosPerRequest, requests }) as CostFigures;
     // The median round's own figures, and every round's cost in the order run.
     expect(medianRound([cost(80, 1), cost(40, 2), cost(60, 3)])).toMatchObject({ cpuMicrosPerRequest: 60, requests: 3, roundsMicrosPerRequest: [80, 40, 60] });
+  });
+
+  it("takes each side's median server CPU, whichever round had the median rate, and reads the ratio like the throughput's", () => {
+    const run = (requestsPerSecond: number, serverCpuMicrosPerRequest?: number) => ({ requestsPerSecond, serverCpuMicrosPerRequest }) as BenchFigures;
+    expect(serverCpu([run(100, 60), run(90, 50), run(120, 70)], [run(200, 30), run(210, 40), run(190, 20)])).toEqual({
+      reference: 60, baseline: 30, ratio: 0.5, rounds: { reference: [60, 50, 70], baseline: [30, 40, 20] },
+    });
+    // A server the bench did not start (--target) has no CPU figure, and then no comparison.
+    expect(serverCpu([run(100), run(90)], [run(200, 30), run(210, 40)])).toBeUndefined();
   });
 
   it("measures dhi simulate's CPU per request next to autocannon's on the same telemetry load, and on the mixed scenario", async () => {
