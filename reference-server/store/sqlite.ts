@@ -21,6 +21,15 @@ import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, Tele
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
 const ATTRIBUTE_CACHE_DEVICES = 50_000;
 
+/**
+ * WAL pages before SQLite checkpoints (its default is 1,000). A checkpoint copies the WAL's pages into
+ * the database file and fsyncs it, on the event loop, inside the COMMIT that crosses the threshold;
+ * telemetry from many devices dirties a page per device per batch, so with 1,000 it ran every few
+ * batches. Per message (batches of 50, 3 keys): 100 devices 106 µs -> 70, 1,000 devices 92 -> 60-72,
+ * one device 16.2 -> 15.1; the WAL file grows to ~16 MB instead of ~4 MB.
+ */
+export const WAL_CHECKPOINT_PAGES = 4000;
+
 /** `IN (...)` needs one placeholder per key; key lists are filtered in JS instead of building SQL per call. */
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
   keys ? entries.filter((e) => keys.includes(e.key)) : entries;
@@ -33,6 +42,7 @@ export function createSqliteStore(path: string): Store {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   migrate(db, randomUUID(), Date.now());
   const group = createGroupCommit(db, path === ':memory:' ? undefined : `${path}-wal`);
   const lists = createLists(db);

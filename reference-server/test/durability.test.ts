@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGroupCommit } from '../store/group-commit.js';
+import { createSqliteStore, WAL_CHECKPOINT_PAGES } from '../store/sqlite.js';
+import { newDevice } from '../device-records.js';
 import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
 import { call, checked, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
 
@@ -126,6 +129,45 @@ describe('group commit', () => {
     const reopened = new Database(path);
     expect(reopened.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 1 }, { v: 2 }]);
     reopened.close();
+  });
+});
+
+describe('WAL checkpoints', () => {
+  it(`let the WAL grow to ${WAL_CHECKPOINT_PAGES} pages, then copy it into the database file and reuse it`, async () => {
+    const path = join(tempDir(), 'wal.db');
+    const store = createSqliteStore(path);
+    const devices = Array.from({ length: 100 }, (_, i) => newDevice({ name: `wal-${i}`, profileId: store.defaultProfile().id }));
+    await store.write(() => devices.forEach((d) => store.insertDevice(d)));
+    // A WAL file is a 32-byte header and frames of a 24-byte header and a page (4,096 bytes by default).
+    const walPages = () => (statSync(`${path}-wal`).size - 32) / (4096 + 24);
+    const dbBytes = () => statSync(path).size;
+    let ts = 0;
+    // One batch: a message from every device, each on its own page of the telemetry table.
+    const batch = () => Promise.all(devices.map((d) => store.write(() => store.insertTelemetry(d.id, [
+      { key: 'pulseCounter', type: 'LONG', value: ++ts, ts }, { key: 'batteryLevel', type: 'DOUBLE', value: 87.5, ts },
+    ]))));
+    // Bounded loops: a WAL that never reaches the pages awaited fails an assertion, not the timeout.
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 500 && !done(); i++) await batch();
+    };
+    try {
+      const before = dbBytes();
+      await until(() => walPages() >= 1500);
+      // Past SQLite's default of 1,000 pages, and nothing copied yet.
+      expect(walPages()).toBeGreaterThanOrEqual(1500);
+      expect(dbBytes()).toBe(before);
+      await until(() => dbBytes() > before);
+      expect(dbBytes()).toBeGreaterThan(before);
+      expect(walPages()).toBeGreaterThanOrEqual(WAL_CHECKPOINT_PAGES);
+      // Then written again from its beginning: twice as many messages again (twice as many pages)
+      // leave the file below twice the threshold.
+      const target = 3 * ts;
+      await until(() => ts >= target);
+      expect(ts).toBeGreaterThanOrEqual(target);
+      expect(walPages()).toBeLessThan(2 * WAL_CHECKPOINT_PAGES);
+    } finally {
+      await store.close();
+    }
   });
 });
 
