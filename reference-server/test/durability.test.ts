@@ -138,8 +138,11 @@ describe('WAL checkpoints', () => {
     const store = createSqliteStore(path);
     const devices = Array.from({ length: 100 }, (_, i) => newDevice({ name: `wal-${i}`, profileId: store.defaultProfile().id }));
     await store.write(() => devices.forEach((d) => store.insertDevice(d)));
-    // A WAL file is a 32-byte header and frames of a 24-byte header and a page (4,096 bytes by default).
-    const walPages = () => (statSync(`${path}-wal`).size - 32) / (4096 + 24);
+    // A WAL file is a 32-byte header and frames of a 24-byte header and a page.
+    const reader = new Database(path, { readonly: true });
+    const pageSize = reader.pragma('page_size', { simple: true }) as number;
+    reader.close();
+    const walPages = () => (statSync(`${path}-wal`).size - 32) / (pageSize + 24);
     const dbBytes = () => statSync(path).size;
     let ts = 0;
     // One batch: a message from every device, each on its own page of the telemetry table.
