@@ -65,7 +65,7 @@ const TELEMETRY_DEVICES = 100;
 const MIXED_DEVICES = 500;
 const MIXED_RATE = 50;
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
+export const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export function marginalCost(short: RunCost, long: RunCost, shortMs: number): CostFigures {
   const extra = long.requests - short.requests;

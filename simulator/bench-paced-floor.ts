@@ -8,6 +8,7 @@
 // It paces as arrivals.ts does but without it: that scheduler hands each arrival a promise to
 // track, which is part of what the floor leaves out.
 import { connect, type Socket } from 'node:net';
+import { headerValue } from './h1-client.js';
 
 export interface PacedFloorOptions {
   /** http: origin of the server. */
@@ -56,9 +57,7 @@ export function pacedFloorRun(options: PacedFloorOptions): Promise<number> {
       for (;;) {
         const headEnd = conn.buffer.indexOf('\r\n\r\n');
         if (headEnd < 0) return;
-        const head = conn.buffer.slice(0, headEnd).toLowerCase();
-        const at = head.indexOf('content-length:');
-        const length = at < 0 ? 0 : parseInt(head.slice(at + 15), 10);
+        const length = Number(headerValue(conn.buffer.slice(0, headEnd).toLowerCase(), '\r\ncontent-length:') ?? 0);
         if (conn.buffer.length < headEnd + 4 + length) return;
         conn.buffer = conn.buffer.slice(headEnd + 4 + length);
         answered++;

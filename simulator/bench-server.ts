@@ -115,6 +115,7 @@ async function runChild(kind: BenchServerKind): Promise<void> {
       if (message.type === 'cpu') {
         const { user, system } = process.cpuUsage();
         process.send?.({ type: 'cpu', micros: user + system } satisfies FromBenchServer);
+        return;
       }
       if (message.type !== 'memory') return;
       (globalThis as { gc?: () => void }).gc?.();

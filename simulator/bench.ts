@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { EXIT } from '../cli/exit-codes.js';
 import { unreachableReason } from '../cli/unreachable.js';
 import { createControl } from './control.js';
-import { measureSimulatorCost, medianBy, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
+import { measureSimulatorCost, medianBy, round1, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
 import { holdPolls, type PollFigures } from './bench-polls.js';
@@ -131,7 +131,6 @@ async function tokenFor(options: BenchOptions, t: Templates): Promise<string> {
 export const medianRun = (runs: BenchFigures[]): BenchFigures => medianBy(runs, (r) => r.requestsPerSecond);
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** One request first: autocannon would count a dead target's failures for the whole --duration. */
 async function probe(url: string): Promise<void> {

@@ -64,7 +64,7 @@ function catchSettlers(resolve: Pending['resolve'], reject: Pending['reject']): 
 }
 
 /** The value of header `name` (lower case, with its leading CRLF) in a lower-cased head, or null. */
-function headerValue(head: string, name: string): string | null {
+export function headerValue(head: string, name: string): string | null {
   const at = head.indexOf(name);
   if (at < 0) return null;
   const end = head.indexOf('\r\n', at + name.length);
