@@ -1,6 +1,7 @@
 // The error catalogue of the reference server and its one error handler. Every error except a
 // long-poll timeout answers ThingsBoard's error body {status, message, errorCode, timestamp}.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DeletedMeanwhile } from './store/types.js';
 
 /** ThingsboardErrorCode values. */
 export const ErrorCode = {
@@ -67,7 +68,7 @@ function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | u
  * control API the referenced entity is gone (404).
  */
 function fromStore(error: FastifyError, request: FastifyRequest): ApiError | undefined {
-  if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_FOREIGNKEY') return undefined;
+  if (!(error instanceof DeletedMeanwhile) && (error as { code?: string }).code !== 'SQLITE_CONSTRAINT_FOREIGNKEY') return undefined;
   return request.device ? unauthorized('Invalid access token') : notFound('A referenced entity was deleted meanwhile');
 }
 

@@ -32,8 +32,9 @@ export interface GroupCommit {
 /**
  * `walPath`: the WAL file of a file database in WAL mode with synchronous=NORMAL, synced here after
  * each commit. Without it (an in-memory database) a batch is answered at its COMMIT.
+ * `rolledBack`: told when a write or a whole batch is rolled back (caches of rows written inside it).
  */
-export function createGroupCommit(db: Database, walPath?: string): GroupCommit {
+export function createGroupCommit(db: Database, walPath?: string, rolledBack: () => void = () => {}): GroupCommit {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -68,6 +69,7 @@ export function createGroupCommit(db: Database, walPath?: string): GroupCommit {
       } catch (error) {
         rollbackTo.run();
         release.run();
+        rolledBack();
         outcomes[i] = { ok: false, value: error };
       }
     }
@@ -75,6 +77,7 @@ export function createGroupCommit(db: Database, walPath?: string): GroupCommit {
       commit.run();
     } catch (error) {
       if (db.inTransaction) rollback.run();
+      rolledBack();
       for (const pending of batch) pending.reject(error);
       return undefined;
     }

@@ -14,6 +14,7 @@
 // rounding and would print 0.6 where ThingsBoard prints 0.6000000000000001). Longs are summed
 // exactly, in two 32-bit halves so that SQLite's integer sum cannot overflow.
 import type { Database, Statement } from 'better-sqlite3';
+import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
 import type { AggregateQuery, AggregateValue, Aggregation, KvValue } from './types.js';
 
 interface BucketRow {
@@ -102,11 +103,11 @@ export function createAggregation(db: Database): AggregationQueries {
   });
   const statements = Object.fromEntries(Object.entries(COLUMNS).map(([agg, columns]) => {
     const stmt = db.prepare(`SELECT count(*) AS n, ${columns} FROM telemetry
-      WHERE device_id = @deviceId AND key = @key AND ts >= @startTs AND ts < @endTs`);
+      WHERE device = ${DEVICE_NUM('@deviceId')} AND key = ${KEY_ID('@key')} AND ts >= @startTs AND ts < @endTs`);
     return [agg, stmt.safeIntegers(true)];
   })) as Record<Aggregation, Statement>;
-  const next = db.prepare(`SELECT ts FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts < ?
-    ORDER BY ts LIMIT 1`).pluck();
+  const next = db.prepare(`SELECT ts FROM telemetry WHERE device = ${DEVICE_NUM('?')} AND key = ${KEY_ID('?')}
+    AND ts >= ? AND ts < ? ORDER BY ts LIMIT 1`).pluck();
 
   return {
     aggregateTelemetry(deviceId, { key, agg, startTs, endTs }) {

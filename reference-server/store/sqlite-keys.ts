@@ -2,25 +2,29 @@
 // and timeseries/delete, DeviceProfileController's devices/keys/...). Values are moved between the
 // telemetry tables as stored cells, never decoded here.
 import type Database from 'better-sqlite3';
+import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
 import type { Scope, Store, TelemetryDelete } from './types.js';
 
 type KeyQueries = Pick<Store, 'telemetryKeys' | 'attributeKeys' | 'deleteTelemetry' | 'profileTelemetryKeys' | 'profileAttributeKeys' | 'profileNames'>;
 
 export function createKeyQueries(db: Database.Database): KeyQueries {
   const q = {
-    telemetryKeys: db.prepare('SELECT key FROM telemetry_latest WHERE device_id = ? ORDER BY key'),
+    telemetryKeys: db.prepare(`SELECT k.key FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
+      WHERE l.device = ${DEVICE_NUM('?')} ORDER BY k.key`),
     // ThingsBoard lists the scopes in AttributeScope order and keeps a key once per scope.
     attributeKeys: db.prepare(`SELECT key FROM attributes WHERE device_id = ?
       ORDER BY CASE scope WHEN 'CLIENT_SCOPE' THEN 0 WHEN 'SERVER_SCOPE' THEN 1 ELSE 2 END, key`),
     scopeKeys: db.prepare('SELECT key FROM attributes WHERE device_id = ? AND scope = ? ORDER BY key'),
-    deleteRange: db.prepare('DELETE FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts < ?'),
-    deleteLatest: db.prepare('DELETE FROM telemetry_latest WHERE device_id = ? AND key = ? AND ts >= ? AND ts < ?'),
-    rewriteLatest: db.prepare(`INSERT INTO telemetry_latest (device_id, key, ts, type, value)
-      SELECT device_id, key, ts, type, value FROM telemetry WHERE device_id = @deviceId AND key = @key
-      ORDER BY ts DESC LIMIT 1 ON CONFLICT (device_id, key) DO NOTHING`),
+    deleteRange: db.prepare(`DELETE FROM telemetry WHERE device = ${DEVICE_NUM('@deviceId')} AND key = ${KEY_ID('@key')}
+      AND ts >= @startTs AND ts < @endTs`),
+    deleteLatest: db.prepare(`DELETE FROM telemetry_latest WHERE device = ${DEVICE_NUM('@deviceId')} AND key = ${KEY_ID('@key')}
+      AND ts >= @startTs AND ts < @endTs`),
+    rewriteLatest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
+      SELECT device, key, ts, type, value FROM telemetry WHERE device = ${DEVICE_NUM('@deviceId')} AND key = ${KEY_ID('@key')}
+      ORDER BY ts DESC LIMIT 1 ON CONFLICT (device, key) DO NOTHING`),
     // A null profile id means every device (ThingsBoard: deviceProfileId is optional).
-    profileTelemetryKeys: db.prepare(`SELECT DISTINCT l.key FROM telemetry_latest l JOIN devices d ON d.id = l.device_id
-      WHERE @profileId IS NULL OR d.profile_id = @profileId ORDER BY l.key`),
+    profileTelemetryKeys: db.prepare(`SELECT DISTINCT k.key FROM telemetry_latest l JOIN devices d ON d.num = l.device
+      JOIN telemetry_keys k ON k.id = l.key WHERE @profileId IS NULL OR d.profile_id = @profileId ORDER BY k.key`),
     profileAttributeKeys: db.prepare(`SELECT DISTINCT a.key FROM attributes a JOIN devices d ON d.id = a.device_id
       WHERE @profileId IS NULL OR d.profile_id = @profileId ORDER BY a.key`),
     profileNames: db.prepare(`SELECT id, name FROM device_profiles p
@@ -33,9 +37,10 @@ export function createKeyQueries(db: Database.Database): KeyQueries {
     attributeKeys: (deviceId, scope?: Scope) => keys(scope ? q.scopeKeys.all(deviceId, scope) : q.attributeKeys.all(deviceId)),
     deleteTelemetry(deviceId, keyList, { startTs, endTs, deleteLatest, rewriteLatest }: TelemetryDelete) {
       for (const key of keyList) {
-        q.deleteRange.run(deviceId, key, startTs, endTs);
+        const range = { deviceId, key, startTs, endTs };
+        q.deleteRange.run(range);
         if (!deleteLatest) continue;
-        const removed = q.deleteLatest.run(deviceId, key, startTs, endTs).changes > 0;
+        const removed = q.deleteLatest.run(range).changes > 0;
         if (removed && rewriteLatest) q.rewriteLatest.run({ deviceId, key });
       }
     },

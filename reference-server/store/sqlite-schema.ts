@@ -70,14 +70,47 @@ const MIGRATIONS: string[] = [
   ALTER TABLE claims ADD COLUMN cached_until INTEGER NOT NULL DEFAULT 0;
   UPDATE claims SET cached_until = expires_at;
   `,
+  // Time series keyed by integers: each device gets a number and each key an id in a dictionary
+  // (ThingsBoard's key_dictionary), instead of the device UUID and the key text in every row. A
+  // three-key message went in at ~9.5 µs of SQLite and now ~7.4 (store/sqlite-telemetry.ts). Triggers number
+  // a new device and delete a deleted device's rows (a foreign key would look the device up per row).
+  `
+  ALTER TABLE devices ADD COLUMN num INTEGER;
+  UPDATE devices SET num = rowid;
+  CREATE UNIQUE INDEX devices_num ON devices (num);
+  CREATE TRIGGER devices_number AFTER INSERT ON devices WHEN NEW.num IS NULL BEGIN
+    UPDATE devices SET num = (SELECT IFNULL(MAX(num), 0) + 1 FROM devices) WHERE rowid = NEW.rowid;
+  END;
+  CREATE TABLE telemetry_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
+  INSERT INTO telemetry_keys (key) SELECT key FROM telemetry_latest UNION SELECT key FROM telemetry ORDER BY 1;
+  CREATE TABLE telemetry_new (
+    device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL, type TEXT NOT NULL, value,
+    PRIMARY KEY (device, key, ts)) WITHOUT ROWID;
+  INSERT INTO telemetry_new SELECT d.num, k.id, t.ts, t.type, t.value
+    FROM telemetry t JOIN devices d ON d.id = t.device_id JOIN telemetry_keys k ON k.key = t.key;
+  CREATE TABLE telemetry_latest_new (
+    device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL, type TEXT NOT NULL, value,
+    PRIMARY KEY (device, key)) WITHOUT ROWID;
+  INSERT INTO telemetry_latest_new SELECT d.num, k.id, t.ts, t.type, t.value
+    FROM telemetry_latest t JOIN devices d ON d.id = t.device_id JOIN telemetry_keys k ON k.key = t.key;
+  DROP TABLE telemetry;
+  DROP TABLE telemetry_latest;
+  ALTER TABLE telemetry_new RENAME TO telemetry;
+  ALTER TABLE telemetry_latest_new RENAME TO telemetry_latest;
+  CREATE TRIGGER devices_telemetry AFTER DELETE ON devices BEGIN
+    DELETE FROM telemetry WHERE device = OLD.num;
+    DELETE FROM telemetry_latest WHERE device = OLD.num;
+  END;
+  `,
 ];
 
-export function migrate(db: Database, defaultProfileId: string, now: number): void {
+/** `to`: the schema version to stop at (tests build a database as an earlier dhi left it). */
+export function migrate(db: Database, defaultProfileId: string, now: number, to = MIGRATIONS.length): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > MIGRATIONS.length) {
     throw new Error(`database schema version ${version} is newer than this dhi (${MIGRATIONS.length})`);
   }
-  for (let v = version; v < MIGRATIONS.length; v++) {
+  for (let v = version; v < to; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]);
       if (v === 0) {

@@ -15,7 +15,7 @@ import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
 import { createAggregation } from './sqlite-aggregate.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
-import { createTelemetryInsert } from './sqlite-telemetry.js';
+import { createTelemetryInsert, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
@@ -44,7 +44,8 @@ export function createSqliteStore(path: string): Store {
   db.pragma('busy_timeout = 5000');
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   migrate(db, randomUUID(), Date.now());
-  const group = createGroupCommit(db, path === ':memory:' ? undefined : `${path}-wal`);
+  const telemetry = createTelemetryInsert(db);
+  const group = createGroupCommit(db, path === ':memory:' ? undefined : `${path}-wal`, telemetry.rolledBack);
   const lists = createLists(db);
 
   const q = {
@@ -63,13 +64,14 @@ export function createSqliteStore(path: string): Store {
       additional_info=@additional_info WHERE id=@id`),
     deleteDevice: db.prepare('DELETE FROM devices WHERE id = ?'),
     nextRpcSeq: db.prepare('UPDATE devices SET rpc_seq = rpc_seq + 1 WHERE id = ? RETURNING rpc_seq - 1 AS id'),
-    latest: db.prepare('SELECT key, ts, type, value FROM telemetry_latest WHERE device_id = ? ORDER BY key'),
+    latest: db.prepare(`SELECT k.key, l.ts, l.type, l.value FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
+      WHERE l.device = ${DEVICE_NUM('?')} ORDER BY k.key`),
     // endTs is exclusive, as in ThingsBoard's TsKvRepository.findAllWithLimit.
-    rangeAsc: db.prepare(`SELECT key, ts, type, value FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts < ?
-      ORDER BY ts ASC LIMIT ?`),
-    rangeDesc: db.prepare(`SELECT key, ts, type, value FROM telemetry WHERE device_id = ? AND key = ? AND ts >= ? AND ts < ?
-      ORDER BY ts DESC LIMIT ?`),
-    telemetryCount: db.prepare('SELECT count(*) AS n FROM telemetry WHERE device_id = ?'),
+    rangeAsc: db.prepare(`SELECT @key AS key, ts, type, value FROM telemetry WHERE device = ${DEVICE_NUM('@deviceId')}
+      AND key = ${KEY_ID('@key')} AND ts >= @startTs AND ts < @endTs ORDER BY ts ASC LIMIT @limit`),
+    rangeDesc: db.prepare(`SELECT @key AS key, ts, type, value FROM telemetry WHERE device = ${DEVICE_NUM('@deviceId')}
+      AND key = ${KEY_ID('@key')} AND ts >= @startTs AND ts < @endTs ORDER BY ts DESC LIMIT @limit`),
+    telemetryCount: db.prepare(`SELECT count(*) AS n FROM telemetry WHERE device = ${DEVICE_NUM('?')}`),
     upsertAttribute: db.prepare(`INSERT INTO attributes (device_id, scope, key, type, value, last_update_ts)
       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, scope, key)
       DO UPDATE SET type=excluded.type, value=excluded.value, last_update_ts=excluded.last_update_ts`),
@@ -194,12 +196,12 @@ export function createSqliteStore(path: string): Store {
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
 
-    insertTelemetry: createTelemetryInsert(db),
+    insertTelemetry: telemetry.insert,
     latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
     telemetryRange(deviceId, query: TelemetryQuery) {
       const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;
-      return query.keys.flatMap((key) =>
-        (stmt.all(deviceId, key, query.startTs, query.endTs, query.limit) as KvRow[]).map(fromRow));
+      const { startTs, endTs, limit } = query;
+      return query.keys.flatMap((key) => (stmt.all({ deviceId, key, startTs, endTs, limit }) as KvRow[]).map(fromRow));
     },
     telemetryCount: (deviceId) => count(q.telemetryCount, deviceId),
 

@@ -7,6 +7,9 @@ import type { Schema } from '../../spec/types.js';
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+/** A write names a row (a device) deleted while the request was on its way. */
+export class DeletedMeanwhile extends Error {}
+
 export type Scope = 'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE';
 export type ValueType = 'BOOLEAN' | 'LONG' | 'DOUBLE' | 'STRING' | 'JSON';
 

@@ -208,7 +208,7 @@ async function spawnServe(args: string[]) {
   store.close();
   const storedRows = () => {
     const after = new Database(db, { readonly: true });
-    const { n } = after.prepare(`SELECT count(*) AS n FROM telemetry WHERE device_id = 'd1'`).get() as { n: number };
+    const { n } = after.prepare(`SELECT count(*) AS n FROM telemetry WHERE device = (SELECT num FROM devices WHERE id = 'd1')`).get() as { n: number };
     after.close();
     return n;
   };

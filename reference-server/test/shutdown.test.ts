@@ -10,7 +10,7 @@ const WRITERS = 16;
 function storedTimestamps(dbPath: string, deviceId: string): Set<number> {
   const db = new Database(dbPath, { readonly: true });
   try {
-    return new Set((db.prepare('SELECT ts FROM telemetry WHERE device_id = ?').all(deviceId) as { ts: number }[]).map((r) => r.ts));
+    return new Set((db.prepare('SELECT ts FROM telemetry WHERE device = (SELECT num FROM devices WHERE id = ?)').all(deviceId) as { ts: number }[]).map((r) => r.ts));
   } finally {
     db.close();
   }

@@ -1,0 +1,85 @@
+// The embedded store keys time series by integers (a device number, a key dictionary): a database
+// that an earlier dhi left with text keys is migrated with every value, and a key id learnt inside
+// a write that rolls back is not reused for another key.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../store/sqlite-schema.js';
+import { createSqliteStore } from '../store/sqlite.js';
+import { newDevice } from '../device-records.js';
+import { tempDir } from './helpers.js';
+
+/** Schema version 4: telemetry rows carried the device UUID and the key text. */
+const TEXT_KEYED_VERSION = 4;
+
+describe('time series keyed by integers', () => {
+  it('migrates a text-keyed database: values, latest values, key lists and deletes unchanged', async () => {
+    const path = join(tempDir(), 'old.db');
+    const old = new Database(path);
+    migrate(old, 'profile-1', 1, TEXT_KEYED_VERSION);
+    const addDevice = old.prepare(`INSERT INTO devices (id, name, type, token, credentials_type, profile_id, created_time)
+      VALUES (?, ?, 'default', ?, 'ACCESS_TOKEN', 'profile-1', 0)`);
+    addDevice.run('dev-a', 'a', 'token-a');
+    addDevice.run('dev-b', 'b', 'token-b');
+    const row = old.prepare('INSERT INTO telemetry (device_id, key, ts, type, value) VALUES (?, ?, ?, ?, ?)');
+    const latest = old.prepare('INSERT INTO telemetry_latest (device_id, key, ts, type, value) VALUES (?, ?, ?, ?, ?)');
+    row.run('dev-a', 'temp', 1000, 'DOUBLE', 21.5);
+    row.run('dev-a', 'temp', 2000, 'DOUBLE', 22.0);
+    row.run('dev-a', 'big', 2000, 'LONG', '9223372036854775807');
+    row.run('dev-b', 'temp', 1500, 'LONG', 7);
+    latest.run('dev-a', 'temp', 2000, 'DOUBLE', 22.0);
+    latest.run('dev-a', 'big', 2000, 'LONG', '9223372036854775807');
+    latest.run('dev-b', 'temp', 1500, 'LONG', 7);
+    old.close();
+
+    const store = createSqliteStore(path);
+    try {
+      expect(store.latestTelemetry('dev-a')).toEqual([
+        { key: 'big', ts: 2000, type: 'LONG', value: 9223372036854775807n },
+        { key: 'temp', ts: 2000, type: 'DOUBLE', value: 22 },
+      ]);
+      expect(store.telemetryRange('dev-a', { keys: ['temp'], startTs: 0, endTs: 3000, limit: 10, order: 'ASC' }).map((e) => e.value))
+        .toEqual([21.5, 22]);
+      expect(store.telemetryKeys('dev-b')).toEqual(['temp']);
+      expect(store.telemetryCount('dev-a')).toBe(3);
+
+      // A device made after the migration gets its own number: its rows are not dev-a's or dev-b's.
+      const c = newDevice({ name: 'c', profileId: 'profile-1' });
+      await store.write(() => store.insertDevice(c));
+      await store.write(() => store.insertTelemetry(c.id, [{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]));
+      expect(store.latestTelemetry(c.id)).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
+      expect(store.telemetryCount('dev-b')).toBe(1);
+
+      // Deleting a device deletes its time series, and a later device does not inherit them.
+      await store.write(() => store.deleteDevice(c.id));
+      const d = newDevice({ name: 'd', profileId: 'profile-1' });
+      await store.write(() => store.insertDevice(d));
+      expect(store.latestTelemetry(d.id)).toEqual([]);
+      expect(store.telemetryCount(d.id)).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('forgets a key id learnt in a write that rolled back', async () => {
+    const store = createSqliteStore(':memory:');
+    try {
+      const device = newDevice({ name: 'k', profileId: store.defaultProfile().id });
+      await store.write(() => store.insertDevice(device));
+      // 'ghost' gets an id inside this write, which then fails: the id goes back to SQLite.
+      await expect(store.write(() => {
+        store.insertTelemetry(device.id, [{ key: 'ghost', ts: 1, type: 'LONG', value: 1 }]);
+        throw new Error('the write fails after its insert');
+      })).rejects.toThrow('the write fails after its insert');
+      // 'real' now takes that id; 'ghost' must get one of its own, not write over 'real'.
+      await store.write(() => store.insertTelemetry(device.id, [{ key: 'real', ts: 2, type: 'LONG', value: 2 }]));
+      await store.write(() => store.insertTelemetry(device.id, [{ key: 'ghost', ts: 3, type: 'LONG', value: 3 }]));
+      expect(store.latestTelemetry(device.id)).toEqual([
+        { key: 'ghost', ts: 3, type: 'LONG', value: 3 },
+        { key: 'real', ts: 2, type: 'LONG', value: 2 },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
