@@ -23,6 +23,21 @@ interface Outcome {
   value: unknown;
 }
 
+/**
+ * What the store keeps for a transaction besides its SQL (key ids learnt, rows deferred to the end of
+ * the batch), told how each write and the batch end.
+ */
+export interface TransactionHooks {
+  /** After each write: kept (its savepoint released) or rolled back alone. */
+  written(ok: boolean): void;
+  /** Inside the transaction, just before COMMIT: deferred rows go in here. */
+  committing(): void;
+  /** The whole transaction rolled back. */
+  rolledBack(): void;
+}
+
+const NO_HOOKS: TransactionHooks = { written() {}, committing() {}, rolledBack() {} };
+
 export interface GroupCommit {
   write<T, A = undefined>(fn: (arg: A) => T, arg?: A): Promise<T>;
   /** Commit and sync whatever is queued or syncing, then release the WAL file (used at close). */
@@ -32,9 +47,8 @@ export interface GroupCommit {
 /**
  * `walPath`: the WAL file of a file database in WAL mode with synchronous=NORMAL, synced here after
  * each commit. Without it (an in-memory database) a batch is answered at its COMMIT.
- * `rolledBack`: told when a write or a whole batch is rolled back (caches of rows written inside it).
  */
-export function createGroupCommit(db: Database, walPath?: string, rolledBack: () => void = () => {}): GroupCommit {
+export function createGroupCommit(db: Database, walPath?: string, hooks: TransactionHooks = NO_HOOKS): GroupCommit {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -66,18 +80,20 @@ export function createGroupCommit(db: Database, walPath?: string, rolledBack: ()
       try {
         outcomes[i] = { ok: true, value: batch[i].fn(batch[i].arg) };
         release.run();
+        hooks.written(true);
       } catch (error) {
         rollbackTo.run();
         release.run();
-        rolledBack();
+        hooks.written(false);
         outcomes[i] = { ok: false, value: error };
       }
     }
     try {
+      hooks.committing();
       commit.run();
     } catch (error) {
       if (db.inTransaction) rollback.run();
-      rolledBack();
+      hooks.rolledBack();
       for (const pending of batch) pending.reject(error);
       return undefined;
     }

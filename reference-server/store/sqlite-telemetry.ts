@@ -1,14 +1,20 @@
-// Telemetry rows go in with one multi-row statement per table per message: a statement run costs
-// about as much as two rows, so a message of three keys takes two runs instead of six. Rows are
-// keyed by integers (the device's number, the key's id in telemetry_keys): integer keys make the
-// rows ~30 bytes instead of ~75, and the B-tree compares integers (sqlite-schema.ts).
+// Telemetry rows go in with one multi-row statement per message: a statement run costs about as
+// much as two rows, so a message of three keys takes one run instead of three. Rows are keyed by
+// integers (the device's number, the key's id in telemetry_keys): integer keys make the rows ~30
+// bytes instead of ~75, and the B-tree compares integers (sqlite-schema.ts).
+//
+// The latest value of each key is written once per transaction, not once per message: a device that
+// sends several messages within one group commit (store/group-commit.ts) updates its latest row
+// once, just before COMMIT. The outcome is that of updating it per message in order.
 import type { Database, Statement } from 'better-sqlite3';
 import { toCell } from './sqlite-values.js';
 import { DeletedMeanwhile, type KvEntry } from './types.js';
+import type { TransactionHooks } from './group-commit.js';
 
 /** Rows per statement; longer messages take several (SQLite allows 32,766 parameters). */
 const MAX_ROWS = 32;
 const ROW = '(?, ?, ?, ?, ?)';
+const COLUMNS = 5;
 /** Key ids kept in memory; past this the cache starts over (keys are the devices' own names). */
 const KEY_CACHE_SIZE = 100_000;
 
@@ -16,23 +22,21 @@ const KEY_CACHE_SIZE = 100_000;
 export const DEVICE_NUM = (param: string) => `(SELECT num FROM devices WHERE id = ${param})`;
 export const KEY_ID = (param: string) => `(SELECT id FROM telemetry_keys WHERE key = ${param})`;
 
-export interface TelemetryInsert {
+export interface TelemetryWriter extends TransactionHooks {
+  /** Runs inside store.write(): its latest values go in when the transaction commits. */
   insert(deviceId: string, entries: KvEntry[]): void;
-  /**
-   * Called when a transaction or savepoint rolls back: a key id the cache learnt inside it may be gone
-   * (and reused by the next key), so the cache is dropped.
-   */
-  rolledBack(): void;
 }
 
-export function createTelemetryInsert(db: Database): TelemetryInsert {
+/** A latest-value row: device, key, ts, type, value. */
+type Row = [number, number, number, string, unknown];
+
+export function createTelemetryWriter(db: Database): TelemetryWriter {
   // Statements by row count, prepared on first use.
   const inserts: Statement[] = [];
   const latest: Statement[] = [];
   const values = (rows: number) => Array(rows).fill(ROW).join(', ');
   const insertFor = (rows: number) =>
     (inserts[rows] ??= db.prepare(`INSERT OR REPLACE INTO telemetry (device, key, ts, type, value) VALUES ${values(rows)}`));
-  // Rows run in order, so a key twice in one message ends as it would with one statement per row.
   const latestFor = (rows: number) =>
     (latest[rows] ??= db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value) VALUES ${values(rows)}
       ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
@@ -42,6 +46,9 @@ export function createTelemetryInsert(db: Database): TelemetryInsert {
   const keyIdOf = db.prepare('SELECT id FROM telemetry_keys WHERE key = ?').pluck();
   const keyIds = new Map<string, number>();
   const params: unknown[] = [];
+  /** Latest rows of the current write, and of the writes kept in this transaction by device and key. */
+  const written: Row[] = [];
+  const pending = new Map<string, Row>();
 
   function keyId(key: string): number {
     let id = keyIds.get(key);
@@ -53,21 +60,59 @@ export function createTelemetryInsert(db: Database): TelemetryInsert {
     return id;
   }
 
+  /** Runs rows (flat, COLUMNS values each) through statements of up to MAX_ROWS rows. */
+  function run(statementFor: (rows: number) => Statement, flat: unknown[]): void {
+    const total = flat.length / COLUMNS;
+    for (let start = 0; start < total; start += MAX_ROWS) {
+      const rows = Math.min(MAX_ROWS, total - start);
+      statementFor(rows).run(rows === total ? flat : flat.slice(start * COLUMNS, (start + rows) * COLUMNS));
+    }
+  }
+
   return {
     insert(deviceId, entries) {
+      if (!db.inTransaction) throw new Error('insertTelemetry runs inside store.write()');
       const device = deviceNum.get(deviceId) as number | undefined;
       if (device === undefined) throw new DeletedMeanwhile(`no device ${deviceId}`);
-      for (let start = 0; start < entries.length; start += MAX_ROWS) {
-        const rows = Math.min(MAX_ROWS, entries.length - start);
-        params.length = 0;
-        for (let i = start; i < start + rows; i++) {
-          const e = entries[i];
-          params.push(device, keyId(e.key), e.ts, e.type, toCell(e));
-        }
-        insertFor(rows).run(params);
-        latestFor(rows).run(params);
+      params.length = 0;
+      const first = written.length;
+      for (const e of entries) {
+        const row: Row = [device, keyId(e.key), e.ts, e.type, toCell(e)];
+        params.push(...row);
+        written.push(row);
+      }
+      try {
+        run(insertFor, params);
+      } catch (error) {
+        written.length = first;
+        throw error;
       }
     },
-    rolledBack: () => keyIds.clear(),
+    written(ok) {
+      if (!ok) {
+        // A key id learnt inside the rolled-back write may be gone (and taken by the next new key).
+        keyIds.clear();
+      } else {
+        // In order, as per-message upserts would run: the greatest ts wins, the later row on a tie.
+        for (const row of written) {
+          const slot = `${row[0]} ${row[1]}`;
+          const before = pending.get(slot);
+          if (!before || row[2] >= before[2]) pending.set(slot, row);
+        }
+      }
+      written.length = 0;
+    },
+    committing() {
+      if (pending.size === 0) return;
+      params.length = 0;
+      for (const row of pending.values()) params.push(...row);
+      pending.clear();
+      run(latestFor, params);
+    },
+    rolledBack() {
+      keyIds.clear();
+      pending.clear();
+      written.length = 0;
+    },
   };
 }

@@ -15,7 +15,7 @@ import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
 import { createAggregation } from './sqlite-aggregate.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
-import { createTelemetryInsert, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import { createTelemetryWriter, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
@@ -44,8 +44,8 @@ export function createSqliteStore(path: string): Store {
   db.pragma('busy_timeout = 5000');
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   migrate(db, randomUUID(), Date.now());
-  const telemetry = createTelemetryInsert(db);
-  const group = createGroupCommit(db, path === ':memory:' ? undefined : `${path}-wal`, telemetry.rolledBack);
+  const telemetry = createTelemetryWriter(db);
+  const group = createGroupCommit(db, path === ':memory:' ? undefined : `${path}-wal`, telemetry);
   const lists = createLists(db);
 
   const q = {

@@ -1,6 +1,7 @@
 // The embedded store keys time series by integers (a device number, a key dictionary): a database
 // that an earlier dhi left with text keys is migrated with every value, and a key id learnt inside
-// a write that rolls back is not reused for another key.
+// a write that rolls back is not reused for another key. Latest values are written once per
+// transaction, with the outcome of writing them message by message.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +79,36 @@ describe('time series keyed by integers', () => {
         { key: 'ghost', ts: 3, type: 'LONG', value: 3 },
         { key: 'real', ts: 2, type: 'LONG', value: 2 },
       ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('writes latest values once per transaction, as message-by-message updates would leave them', async () => {
+    const store = createSqliteStore(':memory:');
+    try {
+      const device = newDevice({ name: 'l', profileId: store.defaultProfile().id });
+      await store.write(() => store.insertDevice(device));
+      const send = (key: string, ts: number, value: number) =>
+        store.write(() => store.insertTelemetry(device.id, [{ key, ts, type: 'LONG', value }]));
+      await send('old', 100, 1);
+      // One batch (the writes of one event-loop turn): an older ts does not replace a newer one, the
+      // later of two equal ts wins, an older ts than the stored one leaves it, and a write that
+      // fails after its insert counts for nothing.
+      const failing = store.write(() => {
+        store.insertTelemetry(device.id, [{ key: 'a', ts: 9, type: 'LONG', value: 99 }]);
+        throw new Error('rolled back');
+      });
+      const kept = Promise.all([send('a', 5, 1), send('a', 3, 2), send('a', 5, 3), send('old', 50, 4), send('b', 1, 5)]);
+      await expect(failing).rejects.toThrow('rolled back');
+      await kept;
+      expect(store.latestTelemetry(device.id).map(({ key, ts, value }) => ({ key, ts, value }))).toEqual([
+        { key: 'a', ts: 5, value: 3 },
+        { key: 'b', ts: 1, value: 5 },
+        { key: 'old', ts: 100, value: 1 },
+      ]);
+      expect(store.telemetryRange(device.id, { keys: ['a'], startTs: 0, endTs: 10, limit: 10, order: 'ASC' }).map((e) => e.value))
+        .toEqual([2, 3]);
     } finally {
       await store.close();
     }
