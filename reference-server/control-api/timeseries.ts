@@ -15,7 +15,6 @@ type DeleteQuery = Query<'deleteDeviceTimeseries'>;
 type DeleteFlags = Required<Pick<DeleteQuery, 'deleteAllDataForKeys' | 'deleteLatest' | 'rewriteLatestIfDeleted'>>;
 
 export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
-  const insert = (batch: { deviceId: string; entries: KvEntry[] }) => store.insertTelemetry(batch.deviceId, batch.entries);
   const remove = (arg: { deviceId: string; keys: string[]; query: TelemetryDelete }) => store.deleteTelemetry(arg.deviceId, arg.keys, arg.query);
   const deviceId = (params: unknown, operation: TelemetryOperation) => telemetryDevice(store, entityRef(params), operation).id;
 
@@ -30,7 +29,7 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
     else appendRecord(body, now, config.typeCast, entries);
     if (entries.length === 0) throw badRequest('No time series data found in request body!');
     const { id } = telemetryDevice(store, ref, 'WRITE_TELEMETRY');
-    await store.write(insert, { deviceId: id, entries });
+    await store.writeTelemetry(id, entries);
     return reply.code(200).send();
   };
 

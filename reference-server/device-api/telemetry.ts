@@ -14,7 +14,6 @@ export function appendRecord(record: Schema<'TelemetryRecord'>, now: number, typ
 }
 
 export function telemetryHandlers({ store, config }: ServerContext): Handlers {
-  const insert = (batch: { deviceId: string; entries: KvEntry[] }) => store.insertTelemetry(batch.deviceId, batch.entries);
   return {
     async postTelemetry(request, reply) {
       const now = Date.now();
@@ -22,7 +21,7 @@ export function telemetryHandlers({ store, config }: ServerContext): Handlers {
       const { body } = request;
       if (Array.isArray(body)) for (const record of body) appendRecord(record, now, config.typeCast, entries);
       else appendRecord(body, now, config.typeCast, entries);
-      if (entries.length > 0) await store.write(insert, { deviceId: request.device.id, entries });
+      if (entries.length > 0) await store.writeTelemetry(request.device.id, entries);
       return reply.code(200).send();
     },
   };

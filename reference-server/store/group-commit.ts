@@ -1,6 +1,7 @@
 // Group commit: the writes queued while the previous batch was being made durable run in one
 // transaction, each inside its own savepoint (a failing write is rolled back alone and rejects only
-// its own caller), and every caller is answered once the batch's COMMIT is on disk.
+// its own caller), and every caller is answered once the batch's COMMIT is on disk. A write made
+// of one statement needs no savepoint: SQLite undoes a failing statement by itself.
 //
 // Durability is that of synchronous=FULL in WAL mode (the WAL is fsynced after each commit, before
 // any caller hears of it), but the fsync runs on libuv's thread pool instead of inside COMMIT on the
@@ -14,6 +15,7 @@ import type { Database } from 'better-sqlite3';
 interface PendingWrite {
   fn: (arg: unknown) => unknown;
   arg: unknown;
+  oneStatement: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -39,7 +41,12 @@ export interface TransactionHooks {
 const NO_HOOKS: TransactionHooks = { written() {}, committing() {}, rolledBack() {} };
 
 export interface GroupCommit {
-  write<T, A = undefined>(fn: (arg: A) => T, arg?: A): Promise<T>;
+  /**
+   * `oneStatement`: fn changes the database with one statement at most, or throws before any
+   * (statements that only add to a dictionary aside), so it runs without a savepoint (~4% of a
+   * telemetry POST's CPU).
+   */
+  write<T, A = undefined>(fn: (arg: A) => T, arg?: A, oneStatement?: boolean): Promise<T>;
   /** Commit and sync whatever is queued or syncing, then release the WAL file (used at close). */
   close(): Promise<void>;
 }
@@ -76,14 +83,17 @@ export function createGroupCommit(db: Database, walPath?: string, hooks: Transac
     const outcomes: Outcome[] = new Array(batch.length);
     begin.run();
     for (let i = 0; i < batch.length; i++) {
-      savepoint.run();
+      const guarded = !batch[i].oneStatement;
+      if (guarded) savepoint.run();
       try {
         outcomes[i] = { ok: true, value: batch[i].fn(batch[i].arg) };
-        release.run();
+        if (guarded) release.run();
         hooks.written(true);
       } catch (error) {
-        rollbackTo.run();
-        release.run();
+        if (guarded) {
+          rollbackTo.run();
+          release.run();
+        }
         hooks.written(false);
         outcomes[i] = { ok: false, value: error };
       }
@@ -135,9 +145,9 @@ export function createGroupCommit(db: Database, walPath?: string, hooks: Transac
   }
 
   return {
-    write<T, A>(fn: (arg: A) => T, arg?: A): Promise<T> {
+    write<T, A>(fn: (arg: A) => T, arg?: A, oneStatement = false): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ fn: fn as (arg: unknown) => unknown, arg, resolve: resolve as (v: unknown) => void, reject });
+        queue.push({ fn: fn as (arg: unknown) => unknown, arg, oneStatement, resolve: resolve as (v: unknown) => void, reject });
         if (!scheduled && !syncing) {
           scheduled = true;
           setImmediate(flush);

@@ -22,10 +22,18 @@ const KEY_CACHE_SIZE = 100_000;
 export const DEVICE_NUM = (param: string) => `(SELECT num FROM devices WHERE id = ${param})`;
 export const KEY_ID = (param: string) => `(SELECT id FROM telemetry_keys WHERE key = ${param})`;
 
-export interface TelemetryWriter extends TransactionHooks {
-  /** Runs inside store.write(): its latest values go in when the transaction commits. */
-  insert(deviceId: string, entries: KvEntry[]): void;
+export interface TelemetryBatch {
+  deviceId: string;
+  entries: KvEntry[];
 }
+
+export interface TelemetryWriter extends TransactionHooks {
+  /** The write fn of store.writeTelemetry(): its latest values go in when the transaction commits. */
+  insert(batch: TelemetryBatch): void;
+}
+
+/** Whether a message's rows go in with one statement (then its write needs no savepoint). */
+export const isOneStatement = (entries: KvEntry[]) => entries.length <= MAX_ROWS;
 
 /** A latest-value row: device, key, ts, type, value. */
 type Row = [number, number, number, string, unknown];
@@ -70,23 +78,16 @@ export function createTelemetryWriter(db: Database): TelemetryWriter {
   }
 
   return {
-    insert(deviceId, entries) {
-      if (!db.inTransaction) throw new Error('insertTelemetry runs inside store.write()');
+    insert({ deviceId, entries }) {
       const device = deviceNum.get(deviceId) as number | undefined;
       if (device === undefined) throw new DeletedMeanwhile(`no device ${deviceId}`);
       params.length = 0;
-      const first = written.length;
       for (const e of entries) {
         const row: Row = [device, keyId(e.key), e.ts, e.type, toCell(e)];
         params.push(...row);
         written.push(row);
       }
-      try {
-        run(insertFor, params);
-      } catch (error) {
-        written.length = first;
-        throw error;
-      }
+      run(insertFor, params);
     },
     written(ok) {
       if (!ok) {

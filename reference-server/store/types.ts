@@ -237,8 +237,9 @@ export interface Store {
   /** Next per-device RPC id; persisted with the counter, so ids never repeat (write-side). */
   nextRpcRequestId(deviceId: string): number;
 
-  // telemetry (write-side: insertTelemetry)
-  insertTelemetry(deviceId: string, entries: KvEntry[]): void;
+  // telemetry
+  /** A write of its own, grouped with the others as write() does; resolves once committed. */
+  writeTelemetry(deviceId: string, entries: KvEntry[]): Promise<void>;
   latestTelemetry(deviceId: string, keys?: string[]): KvEntry[];
   /** Values with startTs <= ts < endTs, `limit` per key, in `order` of ts. */
   telemetryRange(deviceId: string, query: TelemetryQuery): KvEntry[];

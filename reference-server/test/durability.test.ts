@@ -146,9 +146,9 @@ describe('WAL checkpoints', () => {
     const dbBytes = () => statSync(path).size;
     let ts = 0;
     // One batch: a message from every device, each on its own page of the telemetry table.
-    const batch = () => Promise.all(devices.map((d) => store.write(() => store.insertTelemetry(d.id, [
+    const batch = () => Promise.all(devices.map((d) => store.writeTelemetry(d.id, [
       { key: 'pulseCounter', type: 'LONG', value: ++ts, ts }, { key: 'batteryLevel', type: 'DOUBLE', value: 87.5, ts },
-    ]))));
+    ])));
     // Bounded loops: a WAL that never reaches the pages awaited fails an assertion, not the timeout.
     const until = async (done: () => boolean) => {
       for (let i = 0; i < 500 && !done(); i++) await batch();

@@ -9,6 +9,10 @@ import { migrate } from '../store/sqlite-schema.js';
 import { createSqliteStore } from '../store/sqlite.js';
 import { newDevice } from '../device-records.js';
 import { tempDir } from './helpers.js';
+import type { KvEntry } from '../store/types.js';
+
+/** A row SQLite refuses (ts is NOT NULL): how these tests make a write fail inside the store. */
+const nullTs = (key: string): KvEntry => ({ key, ts: null as unknown as number, type: 'LONG', value: 1 });
 
 /** Schema version 4: telemetry rows carried the device UUID and the key text. */
 const TEXT_KEYED_VERSION = 4;
@@ -47,7 +51,7 @@ describe('time series keyed by integers', () => {
       // A device made after the migration gets its own number: its rows are not dev-a's or dev-b's.
       const c = newDevice({ name: 'c', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(c));
-      await store.write(() => store.insertTelemetry(c.id, [{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]));
+      await store.writeTelemetry(c.id, [{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
       expect(store.latestTelemetry(c.id)).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
       expect(store.telemetryCount('dev-b')).toBe(1);
 
@@ -67,14 +71,14 @@ describe('time series keyed by integers', () => {
     try {
       const device = newDevice({ name: 'k', profileId: store.defaultProfile().id });
       await store.write(() => store.insertDevice(device));
-      // 'ghost' gets an id inside this write, which then fails: the id goes back to SQLite.
-      await expect(store.write(() => {
-        store.insertTelemetry(device.id, [{ key: 'ghost', ts: 1, type: 'LONG', value: 1 }]);
-        throw new Error('the write fails after its insert');
-      })).rejects.toThrow('the write fails after its insert');
+      // 33 rows take two statements: 'ghost' gets an id in the first, the second fails (a null ts),
+      // and the write's savepoint rolls back, taking the id with it.
+      const ghostRows: KvEntry[] = Array.from({ length: 32 }, (_, i) => ({ key: 'ghost', ts: i + 1, type: 'LONG', value: 1 }));
+      await expect(store.writeTelemetry(device.id, [...ghostRows, nullTs('ghost')])).rejects.toThrow(/NOT NULL/);
+      expect(store.telemetryCount(device.id)).toBe(0);
       // 'real' now takes that id; 'ghost' must get one of its own, not write over 'real'.
-      await store.write(() => store.insertTelemetry(device.id, [{ key: 'real', ts: 2, type: 'LONG', value: 2 }]));
-      await store.write(() => store.insertTelemetry(device.id, [{ key: 'ghost', ts: 3, type: 'LONG', value: 3 }]));
+      await store.writeTelemetry(device.id, [{ key: 'real', ts: 2, type: 'LONG', value: 2 }]);
+      await store.writeTelemetry(device.id, [{ key: 'ghost', ts: 3, type: 'LONG', value: 3 }]);
       expect(store.latestTelemetry(device.id)).toEqual([
         { key: 'ghost', ts: 3, type: 'LONG', value: 3 },
         { key: 'real', ts: 2, type: 'LONG', value: 2 },
@@ -89,18 +93,14 @@ describe('time series keyed by integers', () => {
     try {
       const device = newDevice({ name: 'l', profileId: store.defaultProfile().id });
       await store.write(() => store.insertDevice(device));
-      const send = (key: string, ts: number, value: number) =>
-        store.write(() => store.insertTelemetry(device.id, [{ key, ts, type: 'LONG', value }]));
+      const send = (key: string, ts: number, value: number) => store.writeTelemetry(device.id, [{ key, ts, type: 'LONG', value }]);
       await send('old', 100, 1);
       // One batch (the writes of one event-loop turn): an older ts does not replace a newer one, the
-      // later of two equal ts wins, an older ts than the stored one leaves it, and a write that
-      // fails after its insert counts for nothing.
-      const failing = store.write(() => {
-        store.insertTelemetry(device.id, [{ key: 'a', ts: 9, type: 'LONG', value: 99 }]);
-        throw new Error('rolled back');
-      });
+      // later of two equal ts wins, an older ts than the stored one leaves it, and a message that
+      // fails (one statement, no savepoint) leaves none of its rows and counts for nothing.
+      const failing = store.writeTelemetry(device.id, [{ key: 'a', ts: 9, type: 'LONG', value: 99 }, nullTs('c')]);
       const kept = Promise.all([send('a', 5, 1), send('a', 3, 2), send('a', 5, 3), send('old', 50, 4), send('b', 1, 5)]);
-      await expect(failing).rejects.toThrow('rolled back');
+      await expect(failing).rejects.toThrow(/NOT NULL/);
       await kept;
       expect(store.latestTelemetry(device.id).map(({ key, ts, value }) => ({ key, ts, value }))).toEqual([
         { key: 'a', ts: 5, value: 3 },
