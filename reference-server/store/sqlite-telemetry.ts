@@ -30,6 +30,8 @@ export interface TelemetryBatch {
 export interface TelemetryWriter extends TransactionHooks {
   /** The write fn of store.writeTelemetry(): its latest values go in when the transaction commits. */
   insert(batch: TelemetryBatch): void;
+  /** The device is deleted (its number is looked up again, and found missing). */
+  forgetDevice(deviceId: string): void;
 }
 
 /** Whether a message's rows go in with one statement (then its write needs no savepoint). */
@@ -49,7 +51,9 @@ export function createTelemetryWriter(db: Database): TelemetryWriter {
     (latest[rows] ??= db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value) VALUES ${values(rows)}
       ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
       WHERE excluded.ts >= telemetry_latest.ts`));
-  const deviceNum = db.prepare('SELECT num FROM devices WHERE id = ?').pluck();
+  const numOf = db.prepare('SELECT num FROM devices WHERE id = ?').pluck();
+  // A device keeps its number for life, and an id (a UUID) is never reused.
+  const deviceNums = new Map<string, number>();
   const addKey = db.prepare('INSERT INTO telemetry_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING');
   const keyIdOf = db.prepare('SELECT id FROM telemetry_keys WHERE key = ?').pluck();
   const keyIds = new Map<string, number>();
@@ -57,6 +61,15 @@ export function createTelemetryWriter(db: Database): TelemetryWriter {
   /** Latest rows of the current write, and of the writes kept in this transaction by device and key. */
   const written: Row[] = [];
   const pending = new Map<string, Row>();
+
+  function deviceNum(deviceId: string): number {
+    let num = deviceNums.get(deviceId);
+    if (num !== undefined) return num;
+    num = numOf.get(deviceId) as number | undefined;
+    if (num === undefined) throw new DeletedMeanwhile(`no device ${deviceId}`);
+    deviceNums.set(deviceId, num);
+    return num;
+  }
 
   function keyId(key: string): number {
     let id = keyIds.get(key);
@@ -79,8 +92,7 @@ export function createTelemetryWriter(db: Database): TelemetryWriter {
 
   return {
     insert({ deviceId, entries }) {
-      const device = deviceNum.get(deviceId) as number | undefined;
-      if (device === undefined) throw new DeletedMeanwhile(`no device ${deviceId}`);
+      const device = deviceNum(deviceId);
       params.length = 0;
       for (const e of entries) {
         const row: Row = [device, keyId(e.key), e.ts, e.type, toCell(e)];
@@ -110,6 +122,7 @@ export function createTelemetryWriter(db: Database): TelemetryWriter {
       pending.clear();
       run(latestFor, params);
     },
+    forgetDevice: (deviceId) => deviceNums.delete(deviceId),
     rolledBack() {
       keyIds.clear();
       pending.clear();

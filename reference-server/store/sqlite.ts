@@ -140,6 +140,7 @@ export function createSqliteStore(path: string): Store {
   const forget = (id: string) => {
     for (const [token, device] of byToken) if (device.id === id) byToken.delete(token);
     attributeCache.delete(id);
+    telemetry.forgetDevice(id);
   };
   // Device attribute reads (op 3, every poll answer) come from memory: a device's entry holds its
   // scopes as read, frozen, and is dropped by every write to its attributes and by its deletion.

@@ -9,10 +9,22 @@ import { migrate } from '../store/sqlite-schema.js';
 import { createSqliteStore } from '../store/sqlite.js';
 import { newDevice } from '../device-records.js';
 import { tempDir } from './helpers.js';
-import type { KvEntry } from '../store/types.js';
+import { DeletedMeanwhile, type DeviceRecord, type KvEntry, type Store } from '../store/types.js';
 
 /** A row SQLite refuses (ts is NOT NULL): how these tests make a write fail inside the store. */
 const nullTs = (key: string): KvEntry => ({ key, ts: null as unknown as number, type: 'LONG', value: 1 });
+
+/** An in-memory store with one device, closed afterwards. */
+async function withDevice(test: (store: Store, device: DeviceRecord) => Promise<void>): Promise<void> {
+  const store = createSqliteStore(':memory:');
+  try {
+    const device = newDevice({ name: 'device', profileId: store.defaultProfile().id });
+    await store.write(() => store.insertDevice(device));
+    await test(store, device);
+  } finally {
+    await store.close();
+  }
+}
 
 /** Schema version 4: telemetry rows carried the device UUID and the key text. */
 const TEXT_KEYED_VERSION = 4;
@@ -60,6 +72,8 @@ describe('time series keyed by integers', () => {
       const d = newDevice({ name: 'd', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(d));
       expect(store.latestTelemetry(d.id)).toEqual([]);
+      // d took c's number: a late message of c is refused, not written as d's.
+      await expect(store.writeTelemetry(c.id, [{ key: 'temp', ts: 4000, type: 'LONG', value: 2 }])).rejects.toBeInstanceOf(DeletedMeanwhile);
       expect(store.telemetryCount(d.id)).toBe(0);
     } finally {
       await store.close();
@@ -67,10 +81,7 @@ describe('time series keyed by integers', () => {
   });
 
   it('forgets a key id learnt in a write that rolled back', async () => {
-    const store = createSqliteStore(':memory:');
-    try {
-      const device = newDevice({ name: 'k', profileId: store.defaultProfile().id });
-      await store.write(() => store.insertDevice(device));
+    await withDevice(async (store, device) => {
       // 33 rows take two statements: 'ghost' gets an id in the first, the second fails (a null ts),
       // and the write's savepoint rolls back, taking the id with it.
       const ghostRows: KvEntry[] = Array.from({ length: 32 }, (_, i) => ({ key: 'ghost', ts: i + 1, type: 'LONG', value: 1 }));
@@ -83,16 +94,11 @@ describe('time series keyed by integers', () => {
         { key: 'ghost', ts: 3, type: 'LONG', value: 3 },
         { key: 'real', ts: 2, type: 'LONG', value: 2 },
       ]);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('writes latest values once per transaction, as message-by-message updates would leave them', async () => {
-    const store = createSqliteStore(':memory:');
-    try {
-      const device = newDevice({ name: 'l', profileId: store.defaultProfile().id });
-      await store.write(() => store.insertDevice(device));
+    await withDevice(async (store, device) => {
       const send = (key: string, ts: number, value: number) => store.writeTelemetry(device.id, [{ key, ts, type: 'LONG', value }]);
       await send('old', 100, 1);
       // One batch (the writes of one event-loop turn): an older ts does not replace a newer one, the
@@ -109,8 +115,6 @@ describe('time series keyed by integers', () => {
       ]);
       expect(store.telemetryRange(device.id, { keys: ['a'], startTs: 0, endTs: 10, limit: 10, order: 'ASC' }).map((e) => e.value))
         .toEqual([2, 3]);
-    } finally {
-      await store.close();
-    }
+    });
   });
 });
