@@ -48,7 +48,7 @@ export async function createDevice(base: string, token: string): Promise<void> {
 export function storedTimestamps(db: string, token: string, timestamps: number[]): number {
   const store = new Database(db, { readonly: true });
   try {
-    const rows = store.prepare('SELECT t.ts FROM telemetry t JOIN devices d ON d.id = t.device_id WHERE d.token = ?').all(token) as { ts: number }[];
+    const rows = store.prepare('SELECT t.ts FROM telemetry t JOIN devices d ON d.num = t.device WHERE d.token = ?').all(token) as { ts: number }[];
     const stored = new Set(rows.map((r) => r.ts));
     return timestamps.filter((ts) => stored.has(ts)).length;
   } finally {
