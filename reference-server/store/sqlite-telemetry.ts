@@ -1,20 +1,22 @@
-// Telemetry rows go in with one multi-row statement per message: a statement run costs about as
-// much as two rows, so a message of three keys takes one run instead of three. Rows are keyed by
-// integers (the device's number, the key's id in telemetry_keys): integer keys make the rows ~30
-// bytes instead of ~75, and the B-tree compares integers (sqlite-schema.ts).
+// Telemetry is a buffered write (store/group-commit.ts): a message's rows are gathered, and the rows
+// of the messages between two other writes of a transaction go in together, with statements of up
+// to MAX_ROWS rows. A statement run costs about as much as two rows: a three-key message takes ~2 µs
+// of SQLite instead of ~3 with a statement of its own. Rows are keyed by integers (the device's
+// number, the key's id in telemetry_keys): integer keys make the rows ~30 bytes instead of ~75, and
+// the B-tree compares integers (sqlite-schema.ts).
 //
-// The latest value of each key is written once per transaction, not once per message: a device that
-// sends several messages within one group commit (store/group-commit.ts) updates its latest row
-// once, just before COMMIT. The outcome is that of updating it per message in order.
+// The latest value of each key is written once per flush, not once per message, with the outcome of
+// updating it message by message in order: the greatest ts wins, the later message on a tie.
 import type { Database, Statement } from 'better-sqlite3';
 import { toCell } from './sqlite-values.js';
 import { DeletedMeanwhile, type KvEntry } from './types.js';
-import type { TransactionHooks } from './group-commit.js';
+import type { BufferedWrites } from './group-commit.js';
 
-/** Rows per statement; longer messages take several (SQLite allows 32,766 parameters). */
-const MAX_ROWS = 32;
+/** Rows per statement; longer runs take several (SQLite allows 32,766 parameters). */
+const MAX_ROWS = 64;
 const ROW = '(?, ?, ?, ?, ?)';
 const COLUMNS = 5;
+const TS = 2;
 /** Key ids kept in memory; past this the cache starts over (keys are the devices' own names). */
 const KEY_CACHE_SIZE = 100_000;
 
@@ -22,23 +24,15 @@ const KEY_CACHE_SIZE = 100_000;
 export const DEVICE_NUM = (param: string) => `(SELECT num FROM devices WHERE id = ${param})`;
 export const KEY_ID = (param: string) => `(SELECT id FROM telemetry_keys WHERE key = ${param})`;
 
-export interface TelemetryBatch {
+export interface TelemetryMessage {
   deviceId: string;
   entries: KvEntry[];
 }
 
-export interface TelemetryWriter extends TransactionHooks {
-  /** The write fn of store.writeTelemetry(): its latest values go in when the transaction commits. */
-  insert(batch: TelemetryBatch): void;
+export interface TelemetryWriter extends BufferedWrites<TelemetryMessage> {
   /** The device is deleted (its number is looked up again, and found missing). */
   forgetDevice(deviceId: string): void;
 }
-
-/** Whether a message's rows go in with one statement (then its write needs no savepoint). */
-export const isOneStatement = (entries: KvEntry[]) => entries.length <= MAX_ROWS;
-
-/** A latest-value row: device, key, ts, type, value. */
-type Row = [number, number, number, string, unknown];
 
 export function createTelemetryWriter(db: Database): TelemetryWriter {
   // Statements by row count, prepared on first use.
@@ -57,10 +51,13 @@ export function createTelemetryWriter(db: Database): TelemetryWriter {
   const addKey = db.prepare('INSERT INTO telemetry_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING');
   const keyIdOf = db.prepare('SELECT id FROM telemetry_keys WHERE key = ?').pluck();
   const keyIds = new Map<string, number>();
+  /** The gathered rows, COLUMNS values each. */
+  const rows: unknown[] = [];
+  /** The latest row of each device and key among them: its start in `rows`. */
+  const winners = new Map<string, number>();
   const params: unknown[] = [];
-  /** Latest rows of the current write, and of the writes kept in this transaction by device and key. */
-  const written: Row[] = [];
-  const pending = new Map<string, Row>();
+  /** The key ids of the message being added. */
+  const keys: number[] = [];
 
   function deviceNum(deviceId: string): number {
     let num = deviceNums.get(deviceId);
@@ -71,6 +68,8 @@ export function createTelemetryWriter(db: Database): TelemetryWriter {
     return num;
   }
 
+  // A new key's id goes in at once: an unused dictionary entry is harmless, and it stays unless the
+  // whole transaction rolls back (rolledBack() below).
   function keyId(key: string): number {
     let id = keyIds.get(key);
     if (id !== undefined) return id;
@@ -81,52 +80,50 @@ export function createTelemetryWriter(db: Database): TelemetryWriter {
     return id;
   }
 
-  /** Runs rows (flat, COLUMNS values each) through statements of up to MAX_ROWS rows. */
+  /** Runs flat (COLUMNS values a row) through statements of up to MAX_ROWS rows. */
   function run(statementFor: (rows: number) => Statement, flat: unknown[]): void {
-    const total = flat.length / COLUMNS;
-    for (let start = 0; start < total; start += MAX_ROWS) {
-      const rows = Math.min(MAX_ROWS, total - start);
-      statementFor(rows).run(rows === total ? flat : flat.slice(start * COLUMNS, (start + rows) * COLUMNS));
+    for (let start = 0; start < flat.length; start += MAX_ROWS * COLUMNS) {
+      const end = Math.min(flat.length, start + MAX_ROWS * COLUMNS);
+      statementFor((end - start) / COLUMNS).run(start === 0 && end === flat.length ? flat : flat.slice(start, end));
     }
   }
 
   return {
-    insert({ deviceId, entries }) {
+    add({ deviceId, entries }) {
+      // Everything that can throw comes first: a failing message gathers no row.
       const device = deviceNum(deviceId);
-      params.length = 0;
+      keys.length = 0;
       for (const e of entries) {
-        const row: Row = [device, keyId(e.key), e.ts, e.type, toCell(e)];
-        params.push(...row);
-        written.push(row);
+        // The one column SQLite could refuse (NOT NULL; NaN binds as NULL) is refused here, for this
+        // message alone, rather than in the flush, which would fail the whole transaction.
+        if (typeof e.ts !== 'number' || Number.isNaN(e.ts)) throw new TypeError(`telemetry ts ${e.ts} is not a number`);
+        keys.push(keyId(e.key));
       }
-      run(insertFor, params);
-    },
-    written(ok) {
-      if (!ok) {
-        // A key id learnt inside the rolled-back write may be gone (and taken by the next new key).
-        keyIds.clear();
-      } else {
-        // In order, as per-message upserts would run: the greatest ts wins, the later row on a tie.
-        for (const row of written) {
-          const slot = `${row[0]} ${row[1]}`;
-          const before = pending.get(slot);
-          if (!before || row[2] >= before[2]) pending.set(slot, row);
-        }
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i];
+        const at = rows.length;
+        rows.push(device, keys[i], e.ts, e.type, toCell(e));
+        const slot = `${device} ${keys[i]}`;
+        const before = winners.get(slot);
+        if (before === undefined || e.ts >= (rows[before + TS] as number)) winners.set(slot, at);
       }
-      written.length = 0;
     },
-    committing() {
-      if (pending.size === 0) return;
+    flush() {
+      if (rows.length === 0) return;
+      run(insertFor, rows);
       params.length = 0;
-      for (const row of pending.values()) params.push(...row);
-      pending.clear();
+      for (const at of winners.values()) for (let c = 0; c < COLUMNS; c++) params.push(rows[at + c]);
       run(latestFor, params);
+      rows.length = 0;
+      winners.clear();
     },
     forgetDevice: (deviceId) => deviceNums.delete(deviceId),
     rolledBack() {
+      // Key ids and device numbers learnt inside the transaction may be gone.
       keyIds.clear();
-      pending.clear();
-      written.length = 0;
+      deviceNums.clear();
+      rows.length = 0;
+      winners.clear();
     },
   };
 }

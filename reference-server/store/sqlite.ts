@@ -15,7 +15,7 @@ import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
 import { createAggregation } from './sqlite-aggregate.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
-import { createTelemetryWriter, DEVICE_NUM, isOneStatement, KEY_ID } from './sqlite-telemetry.js';
+import { createTelemetryWriter, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
@@ -197,7 +197,7 @@ export function createSqliteStore(path: string): Store {
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
 
-    writeTelemetry: (deviceId, entries) => group.write(telemetry.insert, { deviceId, entries }, isOneStatement(entries)),
+    writeTelemetry: (deviceId, entries) => group.writeBuffered({ deviceId, entries }),
     latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
     telemetryRange(deviceId, query: TelemetryQuery) {
       const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;

@@ -1,7 +1,8 @@
 // The embedded store keys time series by integers (a device number, a key dictionary): a database
-// that an earlier dhi left with text keys is migrated with every value, and a key id learnt inside
-// a write that rolls back is not reused for another key. Latest values are written once per
-// transaction, with the outcome of writing them message by message.
+// that an earlier dhi left with text keys is migrated with every value, and a key id or device number
+// learnt inside a transaction that rolls back is not used afterwards. Telemetry rows are gathered
+// and written together (store/group-commit.ts buffered writes), with the outcome of writing them
+// message by message, in order with the transaction's other writes.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +12,10 @@ import { newDevice } from '../device-records.js';
 import { tempDir } from './helpers.js';
 import { DeletedMeanwhile, type DeviceRecord, type KvEntry, type Store } from '../store/types.js';
 
-/** A row SQLite refuses (ts is NOT NULL): how these tests make a write fail inside the store. */
+/** A row SQLite would refuse (ts is NOT NULL): the store refuses its message alone. */
 const nullTs = (key: string): KvEntry => ({ key, ts: null as unknown as number, type: 'LONG', value: 1 });
+/** A value SQLite cannot bind: it fails the flush of the rows, and with it the whole transaction. */
+const unbindable = (key: string): KvEntry => ({ key, ts: 1, type: 'STRING', value: {} as unknown as string });
 
 /** An in-memory store with one device, closed afterwards. */
 async function withDevice(test: (store: Store, device: DeviceRecord) => Promise<void>): Promise<void> {
@@ -80,33 +83,46 @@ describe('time series keyed by integers', () => {
     }
   });
 
-  it('forgets a key id learnt in a write that rolled back', async () => {
+  it('forgets the key ids and device numbers learnt in a transaction that rolled back', async () => {
     await withDevice(async (store, device) => {
-      // 33 rows take two statements: 'ghost' gets an id in the first, the second fails (a null ts),
-      // and the write's savepoint rolls back, taking the id with it.
-      const ghostRows: KvEntry[] = Array.from({ length: 32 }, (_, i) => ({ key: 'ghost', ts: i + 1, type: 'LONG', value: 1 }));
-      await expect(store.writeTelemetry(device.id, [...ghostRows, nullTs('ghost')])).rejects.toThrow(/NOT NULL/);
-      expect(store.telemetryCount(device.id)).toBe(0);
-      // 'real' now takes that id; 'ghost' must get one of its own, not write over 'real'.
+      const profileId = store.defaultProfile().id;
+      const late = newDevice({ name: 'late', profileId });
+      // One transaction: a device is added, its telemetry learns its number and a new key's id, and
+      // an unbindable value then fails the whole transaction.
+      const outcomes = await Promise.allSettled([
+        store.write(() => store.insertDevice(late)),
+        store.writeTelemetry(late.id, [{ key: 'ghost', ts: 1, type: 'LONG', value: 1 }]),
+        store.writeTelemetry(device.id, [unbindable('other')]),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect(store.deviceById(late.id)).toBeUndefined();
+
+      // 'real' now takes the id 'ghost' had, and another device the number 'late' had.
+      const taker = newDevice({ name: 'taker', profileId });
+      await store.write(() => store.insertDevice(taker));
+      await store.write(() => store.insertDevice(late));
       await store.writeTelemetry(device.id, [{ key: 'real', ts: 2, type: 'LONG', value: 2 }]);
       await store.writeTelemetry(device.id, [{ key: 'ghost', ts: 3, type: 'LONG', value: 3 }]);
+      await store.writeTelemetry(late.id, [{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
       expect(store.latestTelemetry(device.id)).toEqual([
         { key: 'ghost', ts: 3, type: 'LONG', value: 3 },
         { key: 'real', ts: 2, type: 'LONG', value: 2 },
       ]);
+      expect(store.latestTelemetry(late.id)).toEqual([{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
+      expect(store.latestTelemetry(taker.id)).toEqual([]);
     });
   });
 
-  it('writes latest values once per transaction, as message-by-message updates would leave them', async () => {
+  it('writes the rows of a transaction together, as message-by-message writes would leave them', async () => {
     await withDevice(async (store, device) => {
       const send = (key: string, ts: number, value: number) => store.writeTelemetry(device.id, [{ key, ts, type: 'LONG', value }]);
       await send('old', 100, 1);
       // One batch (the writes of one event-loop turn): an older ts does not replace a newer one, the
-      // later of two equal ts wins, an older ts than the stored one leaves it, and a message that
-      // fails (one statement, no savepoint) leaves none of its rows and counts for nothing.
+      // later of two equal ts wins, an older ts than the stored one leaves it, and a message that is
+      // refused leaves none of its rows and counts for nothing.
       const failing = store.writeTelemetry(device.id, [{ key: 'a', ts: 9, type: 'LONG', value: 99 }, nullTs('c')]);
       const kept = Promise.all([send('a', 5, 1), send('a', 3, 2), send('a', 5, 3), send('old', 50, 4), send('b', 1, 5)]);
-      await expect(failing).rejects.toThrow(/NOT NULL/);
+      await expect(failing).rejects.toThrow('telemetry ts null is not a number');
       await kept;
       expect(store.latestTelemetry(device.id).map(({ key, ts, value }) => ({ key, ts, value }))).toEqual([
         { key: 'a', ts: 5, value: 3 },
@@ -115,6 +131,30 @@ describe('time series keyed by integers', () => {
       ]);
       expect(store.telemetryRange(device.id, { keys: ['a'], startTs: 0, endTs: 10, limit: 10, order: 'ASC' }).map((e) => e.value))
         .toEqual([2, 3]);
+    });
+  });
+
+  it('keeps the order of a transaction: a delete after a message deletes what the message wrote', async () => {
+    await withDevice(async (store, device) => {
+      // Both writes run in one transaction (they are queued in the same event-loop turn).
+      const sent = store.writeTelemetry(device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
+      const removed = store.write(() => store.deleteTelemetry(device.id, ['t'], { startTs: 0, endTs: 10, deleteLatest: true, rewriteLatest: false }));
+      await Promise.all([sent, removed]);
+      expect(store.latestTelemetry(device.id)).toEqual([]);
+      expect(store.telemetryCount(device.id)).toBe(0);
+    });
+  });
+
+  it('leaves nothing of a device deleted in the transaction that wrote its telemetry', async () => {
+    await withDevice(async (store, device) => {
+      const sent = store.writeTelemetry(device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
+      const gone = store.write(() => store.deleteDevice(device.id));
+      await Promise.all([sent, gone]);
+      // The next device takes the deleted one's number (it had the greatest): it starts empty.
+      const next = newDevice({ name: 'next', profileId: store.defaultProfile().id });
+      await store.write(() => store.insertDevice(next));
+      expect(store.latestTelemetry(next.id)).toEqual([]);
+      expect(store.telemetryKeys(next.id)).toEqual([]);
     });
   });
 });
