@@ -1,7 +1,7 @@
 // The handler shape shared by the device and control APIs: one function per operationId, its
 // request typed from the contract (spec/types.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DeviceRecord } from './store/types.js';
+import type { DeviceRecord, Written } from './store/types.js';
 import type { Body, OperationId, PathParams, Query } from '../spec/types.js';
 import type { operations } from '../spec/contract-types.js';
 
@@ -42,3 +42,9 @@ export function sendJsonText(reply: FastifyReply, status: number, text: string):
 export function sendJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {
   return sendJsonText(reply, status, JSON.stringify(value));
 }
+
+/** Answers a write 200 with no body once it is durable, or with its error (store.writeTelemetry's callback). */
+export const replyWritten: Written<FastifyReply> = (error, reply) => {
+  if (error) reply.send(error);
+  else reply.code(200).send();
+};

@@ -6,7 +6,7 @@ import { badRequest } from '../errors.js';
 import { requestKeys } from './request-keys.js';
 import { entityRef, telemetryDevice, type TelemetryOperation } from './telemetry-entity.js';
 import type { ServerContext } from '../context.js';
-import type { Handler, Handlers } from '../handler.js';
+import { replyWritten, type Handler, type Handlers } from '../handler.js';
 import type { KvEntry, TelemetryDelete } from '../store/types.js';
 import type { Query } from '../../spec/types.js';
 
@@ -20,7 +20,7 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
 
   // The scope in the path is ThingsBoard's "ANY", and a TTL only matters to its Cassandra store:
   // both are accepted and not used.
-  const save: Handler<'saveDeviceTimeseries' | 'saveDeviceTimeseriesWithTtl'> = async (request, reply) => {
+  const save: Handler<'saveDeviceTimeseries' | 'saveDeviceTimeseriesWithTtl'> = (request, reply) => {
     const ref = entityRef(request.params);
     const now = Date.now();
     const entries: KvEntry[] = [];
@@ -29,8 +29,7 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
     else appendRecord(body, now, config.typeCast, entries);
     if (entries.length === 0) throw badRequest('No time series data found in request body!');
     const { id } = telemetryDevice(store, ref, 'WRITE_TELEMETRY');
-    await store.writeTelemetry(id, entries);
-    return reply.code(200).send();
+    store.writeTelemetry(id, entries, replyWritten, reply);
   };
 
   return {

@@ -1,7 +1,7 @@
 // Operation 1: telemetry upload in forms (a) key-values, (b) an array, (c) {ts, values}.
 import { appendEntries } from '../kv-values.js';
 import type { ServerContext } from '../context.js';
-import type { Handlers } from '../handler.js';
+import { replyWritten, type Handlers } from '../handler.js';
 import type { KvEntry } from '../store/types.js';
 import type { Schema } from '../../spec/types.js';
 
@@ -15,14 +15,14 @@ export function appendRecord(record: Schema<'TelemetryRecord'>, now: number, typ
 
 export function telemetryHandlers({ store, config }: ServerContext): Handlers {
   return {
-    async postTelemetry(request, reply) {
+    postTelemetry(request, reply) {
       const now = Date.now();
       const entries: KvEntry[] = [];
       const { body } = request;
       if (Array.isArray(body)) for (const record of body) appendRecord(record, now, config.typeCast, entries);
       else appendRecord(body, now, config.typeCast, entries);
-      if (entries.length > 0) await store.writeTelemetry(request.device.id, entries);
-      return reply.code(200).send();
+      if (entries.length > 0) store.writeTelemetry(request.device.id, entries, replyWritten, reply);
+      else reply.code(200).send();
     },
   };
 }

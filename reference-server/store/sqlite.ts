@@ -197,7 +197,7 @@ export function createSqliteStore(path: string): Store {
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
 
-    writeTelemetry: (deviceId, entries) => group.writeBuffered({ deviceId, entries }),
+    writeTelemetry: (deviceId, entries, done, ctx) => group.writeBuffered({ deviceId, entries }, done, ctx),
     latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
     telemetryRange(deviceId, query: TelemetryQuery) {
       const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;

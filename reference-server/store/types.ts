@@ -203,6 +203,9 @@ export interface AggregateValue {
   value: KvValue;
 }
 
+/** Told a write's outcome once it is durable (error null) or refused; ctx is the caller's own (no closure per write). */
+export type Written<C> = (error: Error | null, ctx: C) => void;
+
 export interface TelemetryDelete {
   startTs: number;
   endTs: number;
@@ -238,8 +241,11 @@ export interface Store {
   nextRpcRequestId(deviceId: string): number;
 
   // telemetry
-  /** A write of its own, grouped with the others as write() does; resolves once committed. */
-  writeTelemetry(deviceId: string, entries: KvEntry[]): Promise<void>;
+  /**
+   * A write of its own, grouped with the others as write() does; `done` is told once it is committed
+   * and synced, or refused (group-commit.ts, buffered writes).
+   */
+  writeTelemetry<C>(deviceId: string, entries: KvEntry[], done: Written<C>, ctx: C): void;
   latestTelemetry(deviceId: string, keys?: string[]): KvEntry[];
   /** Values with startTs <= ts < endTs, `limit` per key, in `order` of ts. */
   telemetryRange(deviceId: string, query: TelemetryQuery): KvEntry[];

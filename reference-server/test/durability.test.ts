@@ -9,7 +9,7 @@ import { createGroupCommit } from '../store/group-commit.js';
 import { createSqliteStore, WAL_CHECKPOINT_PAGES } from '../store/sqlite.js';
 import { newDevice } from '../device-records.js';
 import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
-import { call, checked, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
+import { call, checked, createDevice, startTestServer, stopTestServer, tempDir, writeTelemetry, type TestServer } from './helpers.js';
 
 const rpcCommand = { method: 'm', params: '{}', oneway: true, persistent: false, retries: 0, additionalInfo: null };
 let running: TestServer | undefined;
@@ -146,7 +146,7 @@ describe('WAL checkpoints', () => {
     const dbBytes = () => statSync(path).size;
     let ts = 0;
     // One batch: a message from every device, each on its own page of the telemetry table.
-    const batch = () => Promise.all(devices.map((d) => store.writeTelemetry(d.id, [
+    const batch = () => Promise.all(devices.map((d) => writeTelemetry(store, d.id, [
       { key: 'pulseCounter', type: 'LONG', value: ++ts, ts }, { key: 'batteryLevel', type: 'DOUBLE', value: 87.5, ts },
     ])));
     // Bounded loops: a WAL that never reaches the pages awaited fails an assertion, not the timeout.

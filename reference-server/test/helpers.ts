@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '../server.js';
 import { newDevice } from '../device-records.js';
 import type { ServerConfig } from '../config.js';
 import type { ServerContext } from '../context.js';
-import type { DeviceRecord } from '../store/types.js';
+import type { DeviceRecord, KvEntry, Store } from '../store/types.js';
 import { checkAgainstContract, type Method, type Response } from './contract-responses.js';
 
 export type { Response } from './contract-responses.js';
@@ -48,6 +48,11 @@ export async function createDevice(ctx: ServerContext, fields: Partial<DeviceRec
 }
 
 /** One request; its response must be in the document (contract-responses.ts). */
+/** store.writeTelemetry as a promise. */
+export function writeTelemetry(store: Store, deviceId: string, entries: KvEntry[]): Promise<void> {
+  return new Promise((resolve, reject) => store.writeTelemetry(deviceId, entries, (error) => (error ? reject(error) : resolve()), undefined));
+}
+
 export async function call(
   base: string,
   method: Method,

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../store/sqlite-schema.js';
 import { createSqliteStore } from '../store/sqlite.js';
 import { newDevice } from '../device-records.js';
-import { tempDir } from './helpers.js';
+import { tempDir, writeTelemetry } from './helpers.js';
 import { DeletedMeanwhile, type DeviceRecord, type KvEntry, type Store } from '../store/types.js';
 
 /** A row SQLite would refuse (ts is NOT NULL): the store refuses its message alone. */
@@ -66,7 +66,7 @@ describe('time series keyed by integers', () => {
       // A device made after the migration gets its own number: its rows are not dev-a's or dev-b's.
       const c = newDevice({ name: 'c', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(c));
-      await store.writeTelemetry(c.id, [{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
+      await writeTelemetry(store, c.id, [{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
       expect(store.latestTelemetry(c.id)).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
       expect(store.telemetryCount('dev-b')).toBe(1);
 
@@ -76,7 +76,7 @@ describe('time series keyed by integers', () => {
       await store.write(() => store.insertDevice(d));
       expect(store.latestTelemetry(d.id)).toEqual([]);
       // d took c's number: a late message of c is refused, not written as d's.
-      await expect(store.writeTelemetry(c.id, [{ key: 'temp', ts: 4000, type: 'LONG', value: 2 }])).rejects.toBeInstanceOf(DeletedMeanwhile);
+      await expect(writeTelemetry(store, c.id, [{ key: 'temp', ts: 4000, type: 'LONG', value: 2 }])).rejects.toBeInstanceOf(DeletedMeanwhile);
       expect(store.telemetryCount(d.id)).toBe(0);
     } finally {
       await store.close();
@@ -91,8 +91,8 @@ describe('time series keyed by integers', () => {
       // an unbindable value then fails the whole transaction.
       const outcomes = await Promise.allSettled([
         store.write(() => store.insertDevice(late)),
-        store.writeTelemetry(late.id, [{ key: 'ghost', ts: 1, type: 'LONG', value: 1 }]),
-        store.writeTelemetry(device.id, [unbindable('other')]),
+        writeTelemetry(store, late.id, [{ key: 'ghost', ts: 1, type: 'LONG', value: 1 }]),
+        writeTelemetry(store, device.id, [unbindable('other')]),
       ]);
       expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
       expect(store.deviceById(late.id)).toBeUndefined();
@@ -101,9 +101,9 @@ describe('time series keyed by integers', () => {
       const taker = newDevice({ name: 'taker', profileId });
       await store.write(() => store.insertDevice(taker));
       await store.write(() => store.insertDevice(late));
-      await store.writeTelemetry(device.id, [{ key: 'real', ts: 2, type: 'LONG', value: 2 }]);
-      await store.writeTelemetry(device.id, [{ key: 'ghost', ts: 3, type: 'LONG', value: 3 }]);
-      await store.writeTelemetry(late.id, [{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
+      await writeTelemetry(store, device.id, [{ key: 'real', ts: 2, type: 'LONG', value: 2 }]);
+      await writeTelemetry(store, device.id, [{ key: 'ghost', ts: 3, type: 'LONG', value: 3 }]);
+      await writeTelemetry(store, late.id, [{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
       expect(store.latestTelemetry(device.id)).toEqual([
         { key: 'ghost', ts: 3, type: 'LONG', value: 3 },
         { key: 'real', ts: 2, type: 'LONG', value: 2 },
@@ -115,12 +115,12 @@ describe('time series keyed by integers', () => {
 
   it('writes the rows of a transaction together, as message-by-message writes would leave them', async () => {
     await withDevice(async (store, device) => {
-      const send = (key: string, ts: number, value: number) => store.writeTelemetry(device.id, [{ key, ts, type: 'LONG', value }]);
+      const send = (key: string, ts: number, value: number) => writeTelemetry(store, device.id, [{ key, ts, type: 'LONG', value }]);
       await send('old', 100, 1);
       // One batch (the writes of one event-loop turn): an older ts does not replace a newer one, the
       // later of two equal ts wins, an older ts than the stored one leaves it, and a message that is
       // refused leaves none of its rows and counts for nothing.
-      const failing = store.writeTelemetry(device.id, [{ key: 'a', ts: 9, type: 'LONG', value: 99 }, nullTs('c')]);
+      const failing = writeTelemetry(store, device.id, [{ key: 'a', ts: 9, type: 'LONG', value: 99 }, nullTs('c')]);
       const kept = Promise.all([send('a', 5, 1), send('a', 3, 2), send('a', 5, 3), send('old', 50, 4), send('b', 1, 5)]);
       await expect(failing).rejects.toThrow('telemetry ts null is not a number');
       await kept;
@@ -137,7 +137,7 @@ describe('time series keyed by integers', () => {
   it('keeps the order of a transaction: a delete after a message deletes what the message wrote', async () => {
     await withDevice(async (store, device) => {
       // Both writes run in one transaction (they are queued in the same event-loop turn).
-      const sent = store.writeTelemetry(device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
+      const sent = writeTelemetry(store, device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
       const removed = store.write(() => store.deleteTelemetry(device.id, ['t'], { startTs: 0, endTs: 10, deleteLatest: true, rewriteLatest: false }));
       await Promise.all([sent, removed]);
       expect(store.latestTelemetry(device.id)).toEqual([]);
@@ -147,7 +147,7 @@ describe('time series keyed by integers', () => {
 
   it('leaves nothing of a device deleted in the transaction that wrote its telemetry', async () => {
     await withDevice(async (store, device) => {
-      const sent = store.writeTelemetry(device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
+      const sent = writeTelemetry(store, device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
       const gone = store.write(() => store.deleteDevice(device.id));
       await Promise.all([sent, gone]);
       // The next device takes the deleted one's number (it had the greatest): it starts empty.
