@@ -8,6 +8,11 @@
 // gathered rows are flushed before the transaction's next other write and before COMMIT, so every
 // write still sees the ones queued before it.
 //
+// A batch of nothing but buffered writes, the common case under telemetry load, can be committed on
+// another thread (Offload below): its rows are gathered here and handed over, and the batch is
+// answered once that thread has committed and synced them. Only one batch is in flight at a time,
+// here or there, so the two connections never wait for each other's write lock.
+//
 // Durability is that of synchronous=FULL in WAL mode (the WAL is fsynced after each commit, before
 // any caller hears of it), but the fsync runs on libuv's thread pool instead of inside COMMIT on the
 // event loop: SQLite runs with synchronous=NORMAL (its own syncs at checkpoints) and we fdatasync
@@ -47,6 +52,8 @@ export interface BufferedWrites<A> {
   add(arg: A): void;
   /** Runs the rows gathered since the last flush (nothing when there are none). */
   flush(): void;
+  /** Hands over the rows gathered since the last flush, for an off-thread commit, and starts afresh. */
+  take(): unknown[];
   /** The whole transaction rolled back (what the buffer learnt inside it may be gone). */
   rolledBack(): void;
 }
@@ -67,14 +74,26 @@ const NO_BUFFER: BufferedWrites<never> = {
     throw new Error('this group commit has no buffered writes');
   },
   flush() {},
+  take: () => [],
   rolledBack() {},
 };
+
+/**
+ * Commits buffered rows on another connection in another thread (telemetry-committer.ts): a batch of
+ * nothing but buffered writes goes there, so that its SQL, COMMIT and fsync leave the event loop.
+ */
+export interface Offload {
+  /** False once it cannot take batches (its thread has gone): they run here again. */
+  readonly ready: boolean;
+  /** done(null) once the rows are committed and synced, done(error) when nothing of them was. */
+  commit(rows: unknown[], done: (error: Error | null) => void): void;
+}
 
 /**
  * `walPath`: the WAL file of a file database in WAL mode with synchronous=NORMAL, synced here after
  * each commit. Without it (an in-memory database) a batch is answered at its COMMIT.
  */
-export function createGroupCommit<B = never>(db: Database, walPath?: string, buffer: BufferedWrites<B> = NO_BUFFER): GroupCommit<B> {
+export function createGroupCommit<B = never>(db: Database, walPath?: string, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload): GroupCommit<B> {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -83,6 +102,8 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
   const rollbackTo = db.prepare('ROLLBACK TO write');
   const wal = walPath === undefined ? -1 : openSync(walPath, 'r');
   let queue: PendingWrite[] = [];
+  /** How many of the queued writes are not buffered ones (a batch with none may be offloaded). */
+  let unbuffered = 0;
   let scheduled = false;
   /** The committed batch whose WAL sync is running. */
   let syncing: PendingWrite[] | undefined;
@@ -108,10 +129,32 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     }
   }
 
-  /** Runs the queued writes in one transaction; undefined when it failed as a whole (all rejected). */
-  function commitQueued(): PendingWrite[] | undefined {
+  function takeQueue(): PendingWrite[] {
     const batch = queue;
     queue = [];
+    unbuffered = 0;
+    return batch;
+  }
+
+  /** A batch of buffered writes only: gathered here, committed and synced by the offload. */
+  function offloadQueued(): void {
+    const batch = takeQueue();
+    for (const pending of batch) {
+      try {
+        buffer.add(pending.arg as B);
+        pending.ok = true;
+      } catch (error) {
+        pending.ok = false;
+        pending.value = error;
+      }
+    }
+    syncing = batch;
+    offload!.commit(buffer.take(), synced);
+  }
+
+  /** Runs the queued writes in one transaction; undefined when it failed as a whole (all rejected). */
+  function commitQueued(): PendingWrite[] | undefined {
+    const batch = takeQueue();
     try {
       begin.run();
       for (const pending of batch) {
@@ -139,6 +182,7 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
   function flush(): void {
     scheduled = false;
     if (syncing || queue.length === 0) return;
+    if (unbuffered === 0 && offload?.ready) return offloadQueued();
     const committed = commitQueued();
     if (!committed) return;
     if (wal < 0) return answer(committed);
@@ -146,12 +190,18 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     fdatasync(wal, synced);
   }
 
-  /** One callback for every sync (no closure per batch). */
-  function synced(error: NodeJS.ErrnoException | null): void {
+  /** One callback for every sync and offloaded commit (no closure per batch). */
+  function synced(error: Error | null): void {
     const batch = syncing!;
     syncing = undefined;
-    if (error) for (const pending of batch) pending.done(error, pending.ctx);
-    else answer(batch);
+    if (error) {
+      for (const pending of batch) {
+        if (!pending.ok) continue;
+        pending.ok = false;
+        pending.value = error;
+      }
+    }
+    answer(batch);
     if (closed) return finishClose();
     // The next batch runs after the answers above are sent (they are microtasks of this callback).
     if (queue.length > 0) {
@@ -172,6 +222,7 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
 
   function enqueue(fn: PendingWrite['fn'], arg: unknown, done: Done, ctx: unknown): void {
     queue.push({ fn, arg, done, ctx, ok: false, value: undefined });
+    if (fn !== undefined) unbuffered++;
     if (!scheduled && !syncing) {
       scheduled = true;
       setImmediate(flush);

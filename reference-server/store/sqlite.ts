@@ -4,9 +4,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { openDatabase } from './sqlite-connection.js';
+import type Database from 'better-sqlite3';
 import { migrate } from './sqlite-schema.js';
 import { createGroupCommit } from './group-commit.js';
+import { createTelemetryCommitter } from './telemetry-committer.js';
 import { fromRow, toCell, type KvRow } from './sqlite-values.js';
 import {
   customerFrom, deviceCells, deviceFrom, many, one, otaCells, otaFrom, profileCells, profileFrom, rpcFrom, userFrom, type Row,
@@ -21,14 +23,6 @@ import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, Tele
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
 const ATTRIBUTE_CACHE_DEVICES = 50_000;
 
-/**
- * WAL pages before SQLite checkpoints (its default is 1,000). A checkpoint copies the WAL's pages into
- * the database file and fsyncs it, on the event loop, inside the COMMIT that crosses the threshold;
- * telemetry from many devices dirties a page per device per batch, so with 1,000 it ran every few
- * batches. Per message (batches of 50, 3 keys): 100 devices 106 µs -> 70, 1,000 devices 92 -> 60-72,
- * one device 16.2 -> 15.1; the WAL file grows to ~16 MB instead of ~4 MB.
- */
-export const WAL_CHECKPOINT_PAGES = 4000;
 
 /** `IN (...)` needs one placeholder per key; key lists are filtered in JS instead of building SQL per call. */
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
@@ -36,16 +30,11 @@ const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
 
 export function createSqliteStore(path: string): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  // NORMAL: SQLite syncs at checkpoints; group-commit.ts syncs the WAL after each COMMIT (FULL's guarantee).
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  const db = openDatabase(path);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
-  const group = createGroupCommit(db, path === ':memory:' ? undefined : `${path}-wal`, telemetry);
+  const committer = path === ':memory:' ? undefined : createTelemetryCommitter(path);
+  const group = createGroupCommit(db, path === ':memory:' ? undefined : `${path}-wal`, telemetry, committer);
   const lists = createLists(db);
 
   const q = {
@@ -168,6 +157,7 @@ export function createSqliteStore(path: string): Store {
     write: group.write,
     async close() {
       await group.close();
+      await committer?.close();
       db.close();
     },
 

@@ -1,0 +1,66 @@
+// The event loop's side of the telemetry worker (telemetry-worker.ts): group commit's Offload for a
+// file database. The thread starts with the first batch it is given.
+import { Worker } from 'node:worker_threads';
+import type { Offload } from './group-commit.js';
+
+export interface TelemetryCommitter extends Offload {
+  /** Closes the worker's connection and ends its thread (after the batch in flight, if any). */
+  close(): Promise<void>;
+}
+
+/** From dist the worker is JavaScript; from sources (the tests) tsx compiles it. */
+function startWorker(path: string): Worker {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const url = new URL(fromSources ? './telemetry-worker.ts' : './telemetry-worker.js', import.meta.url);
+  if (!fromSources) return new Worker(url, { workerData: { path } });
+  const source = JSON.stringify(url.href);
+  return new Worker(`import('tsx/esm/api').then(({ tsImport }) => tsImport(${source}, ${source}))`, { eval: true, workerData: { path } });
+}
+
+export function createTelemetryCommitter(path: string): TelemetryCommitter {
+  let worker: Worker | undefined;
+  let exited: Promise<unknown> | undefined;
+  let inFlight: ((error: Error | null) => void) | undefined;
+  let ready = true;
+
+  function settle(error: Error | null): void {
+    const done = inFlight;
+    inFlight = undefined;
+    // Idle, the thread does not keep the process alive.
+    worker!.unref();
+    done?.(error);
+  }
+
+  /** The thread has gone: the batch in flight fails, and later batches are committed on the loop. */
+  function gone(error: Error): void {
+    ready = false;
+    if (inFlight) settle(error);
+  }
+
+  function start(): Worker {
+    const started = startWorker(path);
+    started.on('message', settle);
+    started.on('error', gone);
+    exited = new Promise((resolve) => started.once('exit', resolve));
+    started.on('exit', (code) => gone(new Error(`the telemetry worker exited (code ${code})`)));
+    return started;
+  }
+
+  return {
+    get ready() {
+      return ready;
+    },
+    commit(rows, done) {
+      worker ??= start();
+      inFlight = done;
+      worker.ref();
+      worker.postMessage(rows);
+    },
+    async close() {
+      if (!worker || !ready) return;
+      ready = false;
+      worker.postMessage(null);
+      await exited;
+    },
+  };
+}
