@@ -13,8 +13,8 @@ function startWorker(path: string): Worker {
   const fromSources = import.meta.url.endsWith('.ts');
   const url = new URL(fromSources ? './telemetry-worker.ts' : './telemetry-worker.js', import.meta.url);
   if (!fromSources) return new Worker(url, { workerData: { path } });
-  const source = JSON.stringify(url.href);
-  return new Worker(`import('tsx/esm/api').then(({ tsImport }) => tsImport(${source}, ${source}))`, { eval: true, workerData: { path } });
+  const [api, source] = [import.meta.resolve('tsx/esm/api'), url.href].map((u) => JSON.stringify(u));
+  return new Worker(`import(${api}).then(({ tsImport }) => tsImport(${source}, ${source}))`, { eval: true, workerData: { path } });
 }
 
 export function createTelemetryCommitter(path: string): TelemetryCommitter {
@@ -59,6 +59,8 @@ export function createTelemetryCommitter(path: string): TelemetryCommitter {
     async close() {
       if (!worker || !ready) return;
       ready = false;
+      // Held, so that the process waits for the thread to close its connection.
+      worker.ref();
       worker.postMessage(null);
       await exited;
     },
