@@ -116,16 +116,22 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     }
   }
 
-  /** A write of its own: inside a savepoint, so that when it fails it is undone alone. */
+  /**
+   * A write of its own, after the buffered rows gathered before it: inside a savepoint, so that when
+   * it fails it is undone alone.
+   */
   function runAlone(pending: PendingWrite): void {
+    buffer.flush();
     savepoint.run();
     try {
       pending.value = pending.fn!(pending.arg);
       release.run();
+      pending.ok = true;
     } catch (error) {
       rollbackTo.run();
       release.run();
-      throw error;
+      pending.ok = false;
+      pending.value = error;
     }
   }
 
@@ -136,18 +142,21 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     return batch;
   }
 
+  /** A buffered write's rows join the buffer's, or the write fails alone. */
+  function gather(pending: PendingWrite): void {
+    try {
+      buffer.add(pending.arg as B);
+      pending.ok = true;
+    } catch (error) {
+      pending.ok = false;
+      pending.value = error;
+    }
+  }
+
   /** A batch of buffered writes only: gathered here, committed and synced by the offload. */
   function offloadQueued(): void {
     const batch = takeQueue();
-    for (const pending of batch) {
-      try {
-        buffer.add(pending.arg as B);
-        pending.ok = true;
-      } catch (error) {
-        pending.ok = false;
-        pending.value = error;
-      }
-    }
+    for (const pending of batch) gather(pending);
     syncing = batch;
     offload!.commit(buffer.take(), synced);
   }
@@ -158,15 +167,8 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     try {
       begin.run();
       for (const pending of batch) {
-        if (pending.fn !== undefined) buffer.flush();
-        try {
-          if (pending.fn === undefined) buffer.add(pending.arg as B);
-          else runAlone(pending);
-          pending.ok = true;
-        } catch (error) {
-          pending.ok = false;
-          pending.value = error;
-        }
+        if (pending.fn === undefined) gather(pending);
+        else runAlone(pending);
       }
       buffer.flush();
       commit.run();
