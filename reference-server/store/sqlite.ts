@@ -23,18 +23,18 @@ import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, Tele
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
 const ATTRIBUTE_CACHE_DEVICES = 50_000;
 
-
 /** `IN (...)` needs one placeholder per key; key lists are filtered in JS instead of building SQL per call. */
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
   keys ? entries.filter((e) => keys.includes(e.key)) : entries;
 
 export function createSqliteStore(path: string): Store {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:';
+  if (onDisk) mkdirSync(dirname(path), { recursive: true });
   const db = openDatabase(path);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
-  const committer = path === ':memory:' ? undefined : createTelemetryCommitter(path);
-  const group = createGroupCommit(db, path === ':memory:' ? undefined : `${path}-wal`, telemetry, committer);
+  const committer = onDisk ? createTelemetryCommitter(path) : undefined;
+  const group = createGroupCommit(db, onDisk ? `${path}-wal` : undefined, telemetry, committer);
   const lists = createLists(db);
 
   const q = {
