@@ -36,6 +36,9 @@ export interface SimulateOptions {
   threshold?: Threshold[];
   reportDir: string;
   workers: number;
+  maxConnectionsPerDevice: number;
+  /** --request-timeout, in milliseconds. */
+  requestTimeout: number;
   seed: number;
   exportK6?: string;
   keepDevices: boolean;
@@ -81,6 +84,8 @@ export function configFromOptions(options: SimulateOptions): SimulationConfig {
     keepDevices: options.keepDevices,
     insecure: options.insecure,
     warmupMs: options.warmup ?? null,
+    maxConnectionsPerDevice: options.maxConnectionsPerDevice,
+    requestTimeoutMs: options.requestTimeout,
   };
 }
 

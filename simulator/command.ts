@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { decimal, durationMs, httpUrl, integer } from '../cli/option-parsers.js';
 import { parseProfile, ProfileError, type ProfileSpec } from './profiles.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS } from './engine.js';
 import { parseThreshold } from './thresholds.js';
 
 /** A duration option whose default shows as written (`60s`), not in milliseconds. */
@@ -48,6 +49,8 @@ export function registerSimulate(program: Command): void {
     .option('--tokens <file>', 'use existing devices: one "token" or "token,deviceId" per line')
     .option('--threshold <expr>', "pass/fail rule, repeatable: 'rpc.p99<50', 'telemetry.errors<1', 'telemetry.rate>=900'", parseThreshold)
     .option('--report-dir <dir>', 'where reports go (a <timestamp>/ folder with summary.json and report.html)', 'reports/simulate')
+    .option('--max-connections-per-device <n>', "connections one device may open at once (a request finding its device's busy opens another); beyond them requests wait in the simulator, reported as queued", integer(1, 1000), DEFAULT_MAX_CONNECTIONS_PER_DEVICE)
+    .addOption(durationOption('--request-timeout <time>', 'a request not answered in this time ends as timeout (a long poll: its own timeout plus this); the run ends at most this long after --duration', DEFAULT_REQUEST_TIMEOUT_MS, '10s'))
     .option('--workers <n>', 'child processes for the devices (0: in this process); big fleets need several', integer(0, 64), 0)
     .option('--seed <n>', 'seed of the generated data (same seed, same payloads)', integer(0, 2 ** 31 - 1), 1)
     .option('--export-k6 <file.ts>', 'write the scenario as a k6 script (typed with @types/k6) instead of running it')

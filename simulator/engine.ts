@@ -29,6 +29,10 @@ export interface SimulationConfig {
   insecure: boolean;
   /** Milliseconds of warm-up, reported apart from the steady state; null: until every device is online. */
   warmupMs: number | null;
+  /** Connections one device may open at once; beyond them its requests wait (reported as queued). */
+  maxConnectionsPerDevice: number;
+  /** How long a request may stay open (a long poll: its own timeout plus this); the run ends at most this long after its duration. */
+  requestTimeoutMs: number;
 }
 
 export type EngineEvent =
@@ -40,8 +44,10 @@ export type EngineEvent =
 export interface SimulationResult {
   config: SimulationConfig;
   startedAt: string;
-  /** Milliseconds of load, from the start until the last part of the simulator stopped starting requests. */
+  /** Milliseconds of load, from the start until the simulator stopped starting requests. */
   runMs: number;
+  /** Milliseconds from then until every request had ended (answered, timed out, or cut as `unfinished`). */
+  stopMs: number;
   /** Milliseconds from the start until the steady state began; runMs when it never began. */
   warmupMs: number;
   /** The steady state never began: some devices never came online. */
@@ -50,7 +56,7 @@ export interface SimulationResult {
   interrupted: boolean;
   aggregate: Aggregate;
   fleet: { source: 'tokens' | 'provisioning' | 'control'; members: number; addressable: number };
-  simulator: { processes: number; cpuMicros: number; maxRssBytes: number; sourceAddresses: string[] };
+  simulator: { processes: number; cpuMicros: number; maxRssBytes: number; sourceAddresses: string[]; peakConnections: number };
   /** A token of the fleet that is left on the server (keepDevices), for demos. */
   sampleToken?: string;
 }
@@ -62,14 +68,33 @@ export class SimulationError extends Error {
   }
 }
 
-const FD_BUDGET = 19_000; // stay under the 20000-descriptor limit per process
+/**
+ * Defaults of --max-connections-per-device and --request-timeout. 16 connections keep a device's
+ * requests on the wire through a stall of 8 s at 2 requests/s per device (a fleet of 100 at 200/s),
+ * nearly the whole request timeout; 10 s ends a request nobody answers well before a run of a minute does.
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_DEVICE = 16;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/** Descriptors a process may use: under the 20,000 limit, with room for files, pipes and the listener-free rest. */
+export const FD_BUDGET = 19_000;
+/** The engine's own process also holds the driver's and the control API's connections. */
+export const DRIVER_CONNECTIONS = 1000;
+const ENGINE_RESERVE = DRIVER_CONNECTIONS + 300;
 
 export function pollsPerDevice(s: Scenario): number {
   return (s.polls.attributes ? 1 : 0) + (s.polls.rpc ? 1 : 0);
 }
 
-export function shortConnections(devices: number): number {
-  return Math.min(128, Math.max(8, Math.ceil(devices / 16)));
+/** Connections a device holds in the steady state: one per poll, and one for its other requests if it has any. */
+export function connectionsPerDevice(s: Scenario): number {
+  const others = s.telemetry.model !== 'off' || s.clientRpc !== null || s.polls.rpc || s.firmware !== null;
+  return pollsPerDevice(s) + (others ? 1 : 0);
+}
+
+/** Connections a group of devices may hold at once: its process's budget. */
+export function groupBudget(inEngineProcess: boolean): number {
+  return FD_BUDGET - (inEngineProcess ? ENGINE_RESERVE : 0);
 }
 
 /** Ephemeral ports one source address offers towards one server address and port (32768-60999, less a margin). */
@@ -79,27 +104,29 @@ const PORTS_PER_SOURCE_ADDRESS = 25_000;
  * Source addresses per process: none while the system's choice has ports enough, since an
  * explicit address costs a port search in bind() for every connection; beyond that, on an IPv4
  * loopback target, each process gets its own 127.0.0.x and with it ~28k ports of its own.
+ * `connections`: what the processes may open at most, all together.
  */
 export function planSourceAddresses(target: string, processes: number, connections: number): string[] {
   if (connections <= PORTS_PER_SOURCE_ADDRESS || !isIpv4Loopback(target)) return [];
   return Array.from({ length: processes }, (_, g) => `127.0.0.${2 + g}`);
 }
 
-/** How many processes the devices need so that each stays under the descriptor budget. */
-export function processesNeeded(devices: number, scenario: Scenario): number {
-  const perDevice = pollsPerDevice(scenario);
+/** How many processes the devices need so that each holds its devices' steady connections within its budget. */
+export function processesNeeded(devices: number, scenario: Scenario, workers: number): number {
+  const perDevice = connectionsPerDevice(scenario);
+  if (workers === 0 && devices * perDevice <= groupBudget(true)) return 0;
   let processes = 1;
-  while (Math.ceil(devices / processes) * perDevice + shortConnections(devices / processes) + 500 > FD_BUDGET) processes++;
+  while (Math.ceil(devices / processes) * perDevice > groupBudget(false)) processes++;
   return processes;
 }
 
 /** `interrupt` ends the run early (Ctrl-C): calls in flight finish, reports and cleanup still happen. */
 export async function runSimulation(config: SimulationConfig, emit: (event: EngineEvent) => void = () => {}, interrupt?: AbortSignal): Promise<SimulationResult> {
   const { scenario } = config;
-  const groups = Math.max(1, config.workers);
-  if (processesNeeded(config.devices, scenario) > groups) {
+  const needed = processesNeeded(config.devices, scenario, config.workers);
+  if (needed > config.workers) {
     throw new SimulationError(
-      `${config.devices} devices with ${pollsPerDevice(scenario)} poll(s) each need more than ${FD_BUDGET} descriptors in one process: use --workers ${processesNeeded(config.devices, scenario)} or more`,
+      `${config.devices} devices with ${connectionsPerDevice(scenario)} connection(s) each (one per poll, one for its other requests) need more than ${FD_BUDGET} descriptors in one process: use --workers ${needed} or more`,
     );
   }
   const templates = await loadTemplates();
@@ -114,7 +141,7 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
       password: config.password,
       templates: templates.control,
       connections: 256,
-      requestTimeoutMs: Math.max(30_000, scenario.driver.rpcTimeoutMs + 15_000),
+      requestTimeoutMs: Math.max(30_000, scenario.driver.rpcTimeoutMs + config.requestTimeoutMs),
       insecure: config.insecure,
     });
     try {

@@ -39,16 +39,24 @@ export interface LatencyStats {
 
 const ms = (micros: number): number => Math.round(micros) / 1000;
 
+/**
+ * A percentile in µs. HDR histograms answer with the highest value of the percentile's bucket,
+ * which can lie above the largest value recorded: a percentile never says more than the max.
+ */
+export function percentile(histogram: Histogram, p: number): number {
+  return Math.min(histogram.getValueAtPercentile(p), histogram.maxValue);
+}
+
 export function latencyStats(histogram: Histogram): LatencyStats {
   const count = histogram.totalCount;
   return {
     count,
     minMs: count ? ms(histogram.minNonZeroValue) : 0,
     meanMs: count ? Math.round(histogram.mean) / 1000 : 0,
-    p50: ms(histogram.getValueAtPercentile(50)),
-    p90: ms(histogram.getValueAtPercentile(90)),
-    p99: ms(histogram.getValueAtPercentile(99)),
-    'p99.9': ms(histogram.getValueAtPercentile(99.9)),
+    p50: ms(percentile(histogram, 50)),
+    p90: ms(percentile(histogram, 90)),
+    p99: ms(percentile(histogram, 99)),
+    'p99.9': ms(percentile(histogram, 99.9)),
     max: ms(histogram.maxValue),
   };
 }
@@ -58,7 +66,7 @@ export function distribution(histogram: Histogram): [number, number][] {
   if (!histogram.totalCount) return [];
   const points: [number, number][] = [];
   for (const p of [0, 10, 25, 50, 75, 90, 95, 97.5, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100]) {
-    points.push([p, ms(histogram.getValueAtPercentile(p))]);
+    points.push([p, ms(percentile(histogram, p))]);
   }
   return points;
 }
