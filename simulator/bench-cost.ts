@@ -13,8 +13,8 @@
 // devices coming online, the stop) cancels out, for both sides alike; it is reported apart as
 // `fixedCpuMs`, next to the whole long run's plain average (`wholeRunMicrosPerRequest`).
 import autocannon from 'autocannon';
-import { simulate } from './cli.js';
-import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type SimulationConfig } from './engine.js';
+import { simulate } from './simulate.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type SimulationConfig } from './simulation.js';
 import { pacedFloorRun } from './bench-paced-floor.js';
 import { fill, type Templates } from './routes.js';
 import { applyOverrides, builtinScenario } from './scenario.js';

@@ -1,124 +1,12 @@
 // The engine: brings up the fleet, runs device groups (in-process or in workers) and the driver
 // for the requested duration, stops them in order, and returns the measurements. It emits
 // events; presenters (progress.ts, the CLI) print them.
+import { connectionsPerDevice, FD_BUDGET, pollsPerDevice, processesNeeded } from './capacity.js';
 import { createControl, type Control } from './control.js';
 import { createThroughControl, createThroughProvisioning, deleteFleet, readTokensFile, type FleetMember } from './fleet.js';
-import { isIpv4Loopback } from './http.js';
-import type { Aggregate, IntervalView, PathName, Phase } from './metrics.js';
 import { loadTemplates } from './routes.js';
-import type { Scenario } from './scenario.js';
 import { runFleet } from './run-fleet.js';
-
-export interface SimulationConfig {
-  target: string;
-  /** Control API base URL (defaults to the target). */
-  controlUrl: string;
-  username: string;
-  password: string;
-  devices: number;
-  durationMs: number;
-  scenario: Scenario;
-  rampPerSecond: number | null;
-  provision: { key: string; secret: string } | null;
-  tokensFile: string | null;
-  /** 0: devices run in this process. */
-  workers: number;
-  seed: number;
-  keepDevices: boolean;
-  /** HTTPS without certificate checks. */
-  insecure: boolean;
-  /** Milliseconds of warm-up, reported apart from the steady state; null: until every device is online. */
-  warmupMs: number | null;
-  /** Connections one device may open at once; beyond them its requests wait (reported as queued). */
-  maxConnectionsPerDevice: number;
-  /** How long a request may stay open (a long poll: its own timeout plus this); the run ends at most this long after its duration. */
-  requestTimeoutMs: number;
-}
-
-export type EngineEvent =
-  | { type: 'phase'; phase: 'fleet' | 'running' | 'steady' | 'stopping' | 'cleanup'; message: string }
-  | { type: 'fleet-progress'; done: number; total: number }
-  | { type: 'tick'; second: number; online: number; devices: number; phase: Phase; paths: Partial<Record<PathName, IntervalView>> }
-  | { type: 'warning'; message: string };
-
-export interface SimulationResult {
-  config: SimulationConfig;
-  startedAt: string;
-  /** Milliseconds of load, from the start until the simulator stopped starting requests. */
-  runMs: number;
-  /** Milliseconds from then until every request had ended (answered, timed out, or cut as `unfinished`). */
-  stopMs: number;
-  /** Milliseconds from the start until the steady state began; runMs when it never began. */
-  warmupMs: number;
-  /** The steady state never began: some devices never came online. */
-  steadyReached: boolean;
-  /** The user stopped the run early (Ctrl-C). */
-  interrupted: boolean;
-  aggregate: Aggregate;
-  fleet: { source: 'tokens' | 'provisioning' | 'control'; members: number; addressable: number };
-  simulator: { processes: number; cpuMicros: number; maxRssBytes: number; sourceAddresses: string[]; peakConnections: number };
-  /** A token of the fleet that is left on the server (keepDevices), for demos. */
-  sampleToken?: string;
-}
-
-export class SimulationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SimulationError';
-  }
-}
-
-/**
- * Defaults of --max-connections-per-device and --request-timeout. 16 connections keep a device's
- * requests on the wire through a stall of 8 s at 2 requests/s per device (a fleet of 100 at 200/s),
- * nearly the whole request timeout; 10 s ends a request nobody answers well before a run of a minute does.
- */
-export const DEFAULT_MAX_CONNECTIONS_PER_DEVICE = 16;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
-
-/** Descriptors a process may use: under the 20,000 limit, with room for files, pipes and the listener-free rest. */
-export const FD_BUDGET = 19_000;
-/** The engine's own process also holds the driver's and the control API's connections. */
-export const DRIVER_CONNECTIONS = 1000;
-const ENGINE_RESERVE = DRIVER_CONNECTIONS + 300;
-
-export function pollsPerDevice(s: Scenario): number {
-  return (s.polls.attributes ? 1 : 0) + (s.polls.rpc ? 1 : 0);
-}
-
-/** Connections a device holds in the steady state: one per poll, and one for its other requests if it has any. */
-export function connectionsPerDevice(s: Scenario): number {
-  const others = s.telemetry.model !== 'off' || s.clientRpc !== null || s.polls.rpc || s.firmware !== null;
-  return pollsPerDevice(s) + (others ? 1 : 0);
-}
-
-/** Connections a group of devices may hold at once: its process's budget. */
-export function groupBudget(inEngineProcess: boolean): number {
-  return FD_BUDGET - (inEngineProcess ? ENGINE_RESERVE : 0);
-}
-
-/** Ephemeral ports one source address offers towards one server address and port (32768-60999, less a margin). */
-const PORTS_PER_SOURCE_ADDRESS = 25_000;
-
-/**
- * Source addresses per process: none while the system's choice has ports enough, since an
- * explicit address costs a port search in bind() for every connection; beyond that, on an IPv4
- * loopback target, each process gets its own 127.0.0.x and with it ~28k ports of its own.
- * `connections`: what the processes may open at most, all together.
- */
-export function planSourceAddresses(target: string, processes: number, connections: number): string[] {
-  if (connections <= PORTS_PER_SOURCE_ADDRESS || !isIpv4Loopback(target)) return [];
-  return Array.from({ length: processes }, (_, g) => `127.0.0.${2 + g}`);
-}
-
-/** How many processes the devices need so that each holds its devices' steady connections within its budget. */
-export function processesNeeded(devices: number, scenario: Scenario, workers: number): number {
-  const perDevice = connectionsPerDevice(scenario);
-  if (workers === 0 && devices * perDevice <= groupBudget(true)) return 0;
-  let processes = 1;
-  while (Math.ceil(devices / processes) * perDevice > groupBudget(false)) processes++;
-  return processes;
-}
+import { SimulationError, type EngineEvent, type SimulationConfig, type SimulationResult } from './simulation.js';
 
 /** `interrupt` ends the run early (Ctrl-C): calls in flight finish, reports and cleanup still happen. */
 export async function runSimulation(config: SimulationConfig, emit: (event: EngineEvent) => void = () => {}, interrupt?: AbortSignal): Promise<SimulationResult> {

@@ -1,7 +1,7 @@
 // The live presenter: once a second, a few lines that fit 80 columns, errors first, paths named as
 // in the summary. On a TTY the block is rewritten in place; otherwise it is printed as it comes.
 // It only listens to engine events.
-import type { EngineEvent } from './engine.js';
+import type { EngineEvent } from './simulation.js';
 import { PATHS } from './metrics.js';
 import { formatMs } from './report/format.js';
 

@@ -8,7 +8,8 @@
 import { monoNow } from './clock.js';
 import type { Control } from './control.js';
 import { startDriver, type Driver } from './driver.js';
-import { DRIVER_CONNECTIONS, groupBudget, planSourceAddresses, SimulationError, type EngineEvent, type SimulationConfig, type SimulationResult } from './engine.js';
+import { DRIVER_CONNECTIONS, groupBudget, planSourceAddresses } from './capacity.js';
+import { SimulationError, type EngineEvent, type SimulationConfig, type SimulationResult } from './simulation.js';
 import type { FleetMember } from './fleet.js';
 import { startGroup, type GroupConfig } from './group.js';
 import { createAggregate, createRecorder, type MetricsDelta, type Recorder } from './metrics.js';

@@ -66,7 +66,10 @@ export interface Wire {
   /** Connections open now, and the most ever open at once. */
   readonly open: number;
   readonly peakOpen: number;
-  /** End everything in flight or waiting with `failure`, and close every connection. */
+  /**
+   * End everything and close every connection: a request in flight past its limit as `timeout`
+   * (the sweep would have ended it), any other in flight as `failure`, one still waiting as `dropped`.
+   */
   destroy(failure: ErrorClass): void;
 }
 
@@ -335,7 +338,11 @@ export function createWire(options: WireOptions): Wire {
         }
       }
       starved.length = 0;
-      for (const conn of [...conns]) fail(conn, failure);
+      const now = monoNow();
+      for (const conn of [...conns]) {
+        const ex = conn.current;
+        fail(conn, ex && now - ex.intendedAt >= ex.limitMs ? 'timeout' : failure);
+      }
     },
   };
 }

@@ -4,9 +4,9 @@
 // generator can be trusted on this machine, for this scenario, before it measures a deployment.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EngineEvent, SimulationConfig } from '../engine.js';
+import type { EngineEvent, SimulationConfig } from '../simulation.js';
 import type { Summary } from '../report/summary.js';
-import { simulate } from '../cli.js';
+import { simulate } from '../simulate.js';
 import type { PathName } from '../metrics.js';
 import { describePlan, targetPlan, type CalibrationPlan } from './plan.js';
 import type { TargetRecords } from './known-target.js';

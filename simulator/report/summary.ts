@@ -1,6 +1,6 @@
 // The run's summary: what summary.json holds, what the HTML report and the end-of-run table show,
 // and what thresholds are checked against (the steady state; the warm-up is reported apart).
-import type { SimulationResult } from '../engine.js';
+import type { SimulationResult } from '../simulation.js';
 import { distribution, latencyStats, percentile, type LatencyStats } from '../histograms.js';
 import { COUNTERS, errorTotal, PATHS, type CounterName, type ErrorClass, type PathName, type PathTotals } from '../metrics.js';
 import { profileName } from '../profiles.js';
