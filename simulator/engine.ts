@@ -1,7 +1,7 @@
 // The engine: brings up the fleet, runs device groups (in-process or in workers) and the driver
 // for the requested duration, stops them in order, and returns the measurements. It emits
 // events; presenters (progress.ts, the CLI) print them.
-import { connectionsPerDevice, FD_BUDGET, pollsPerDevice, processesNeeded } from './capacity.js';
+import { connectionsPerDevice, FD_BUDGET, processesNeeded } from './capacity.js';
 import { createControl, type Control } from './control.js';
 import { createThroughControl, createThroughProvisioning, deleteFleet, readTokensFile, type FleetMember } from './fleet.js';
 import { loadTemplates } from './routes.js';

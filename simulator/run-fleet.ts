@@ -51,7 +51,16 @@ function groupConfigs(config: SimulationConfig, members: FleetMember[], template
   return { configs, sourceAddresses };
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** `work`, or undefined once `ms` have passed, whichever comes first; no timer is left behind. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), undefined)));
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export async function runFleet(
   config: SimulationConfig,
@@ -155,19 +164,18 @@ export async function runFleet(
     for (const w of workers) w.windowEnd(loadEnd);
     emit({ type: 'phase', phase: 'stopping', message: `waiting for requests in flight (at most ${config.requestTimeoutMs / 1000}s)` });
     const draining = [driver?.drain(), inProcess?.drain(), ...workers.map((w) => w.drain())];
-    await Promise.race([Promise.allSettled(draining), sleep(bound - monoNow())]);
+    await within(Promise.allSettled(draining), bound - monoNow());
     // The driver first: its RPCs needed the devices' polls; then every group cuts what is still open.
     driver?.end();
     inProcess?.end();
-    const stopped = await Promise.allSettled(workers.map((w) => Promise.race([w.end(), sleep(WORKER_END_GRACE_MS).then(() => Promise.reject(new Error('no answer')))])));
+    const stopped = await Promise.all(workers.map((w) => within(w.end().catch(() => undefined), WORKER_END_GRACE_MS)));
     const stopMs = monoNow() - loadEnd;
     if (failure) throw new SimulationError(`a simulator worker failed: ${failure}`);
     let workerCpu = 0;
     let peakConnections = inProcess?.peakConnections ?? 0;
     for (const r of stopped) {
-      if (r.status !== 'fulfilled') continue;
-      workerCpu += r.value.cpuMicros;
-      peakConnections += r.value.peakConnections;
+      workerCpu += r?.cpuMicros ?? 0;
+      peakConnections += r?.peakConnections ?? 0;
     }
     absorb(local.drain());
     absorb(driverRecorder.drain());

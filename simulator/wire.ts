@@ -145,19 +145,31 @@ export function createWire(options: WireOptions): Wire {
     else conn.socket.write(ex.text);
   }
 
-  /** The next request of a link's backlog. */
-  function dequeue(link: LinkState): Exchange | undefined {
+  /** Requests at the head of a link's backlog past their limit end as `dropped`: they never left. */
+  function expire(link: LinkState, now: number): void {
+    while (link.backlog.length && now - link.backlog[0].intendedAt > link.backlog[0].limitMs) drop(link.backlog.shift() as Exchange);
+    if (!link.backlog.length) waiting.delete(link);
+  }
+
+  /** The next request of a link's backlog that is still within its limit. */
+  function dequeue(link: LinkState, now: number): Exchange | undefined {
+    expire(link, now);
     const ex = link.backlog.shift();
     if (!link.backlog.length) waiting.delete(link);
     return ex;
+  }
+
+  function drop(ex: Exchange): void {
+    ex.failure = 'dropped';
+    ex.done(ex);
   }
 
   /** The connection is free: the next request of its link's backlog, or idle. */
   function release(conn: Conn): void {
     conn.current = null;
     if (conn.closeAfter) return retire(conn, true);
-    const next = dequeue(conn.link);
     const now = monoNow();
+    const next = dequeue(conn.link, now);
     if (next) return write(conn, next, now);
     conn.idleSince = now;
     conn.link.idle.push(conn);
@@ -200,7 +212,7 @@ export function createWire(options: WireOptions): Wire {
     let taker = starved.shift();
     while (taker && !taker.backlog.length) taker = starved.shift();
     if (!taker && link.backlog.length) taker = link;
-    const next = taker && dequeue(taker);
+    const next = taker && dequeue(taker, monoNow());
     if (taker && next) open(taker, next);
   }
 
@@ -282,28 +294,19 @@ export function createWire(options: WireOptions): Wire {
     write(conn, ex, monoNow());
   }
 
-  /** End the requests older than their limit: `timeout` on the wire, `dropped` if still in a backlog. */
+  /** End the requests older than their limit: `dropped` if still in a backlog, `timeout` on the wire. */
   function sweep(): void {
     const now = monoNow();
+    for (const link of waiting) expire(link, now);
     for (let i = conns.length - 1; i >= 0; i--) {
       const ex = conns[i]?.current;
       if (ex && now - ex.intendedAt > ex.limitMs) fail(conns[i], 'timeout');
-    }
-    for (const link of waiting) {
-      while (link.backlog.length && now - link.backlog[0].intendedAt > link.backlog[0].limitMs) {
-        const ex = dequeue(link) as Exchange;
-        ex.failure = 'dropped';
-        ex.done(ex);
-      }
     }
   }
   const sweeper = setInterval(sweep, SWEEP_MS);
 
   function send(link: LinkState, ex: Exchange): void {
-    if (destroyed) {
-      ex.failure = 'dropped';
-      return ex.done(ex);
-    }
+    if (destroyed) return drop(ex);
     const now = monoNow();
     for (let conn = link.idle.pop(); conn; conn = link.idle.pop()) {
       if (now - conn.idleSince < conn.idleLimitMs) return write(conn, ex, now);
@@ -331,12 +334,8 @@ export function createWire(options: WireOptions): Wire {
     destroy(failure) {
       destroyed = true;
       clearInterval(sweeper);
-      for (const link of [...waiting]) {
-        for (let ex = dequeue(link); ex; ex = dequeue(link)) {
-          ex.failure = 'dropped';
-          ex.done(ex);
-        }
-      }
+      for (const link of waiting) for (const ex of link.backlog.splice(0)) drop(ex);
+      waiting.clear();
       starved.length = 0;
       const now = monoNow();
       for (const conn of [...conns]) {

@@ -47,6 +47,47 @@ describe('metrics', () => {
     expect(aggregate.phases.steady.get('rpc')).toMatchObject({ ok: 1, errors: { timeout: 1 }, intended: 2 });
   });
 
+  it('counts a success in its rate only when it completed inside the steady window, whatever phase its start filed it in', () => {
+    const recorder = createRecorder();
+    const aggregate = createAggregate();
+    const now = monoNow();
+    recorder.steadyFrom(now - 1000);
+    recorder.record('telemetry', 'ok', now - 2000, 'intended'); // started in the warm-up, completed inside the window
+    recorder.record('telemetry', 'ok', now - 500, 'intended');
+    recorder.windowEnd(now - 1); // the load stopped: later completions count in no rate
+    recorder.record('telemetry', 'ok', now - 100, 'intended');
+    recorder.record('telemetry', 'timeout', now - 100, 'intended');
+    aggregate.absorb(recorder.drain(), 0);
+    expect(aggregate.phases.warmup.get('telemetry')).toMatchObject({ ok: 1, okInWindow: 1 });
+    expect(aggregate.phases.steady.get('telemetry')).toMatchObject({ ok: 2, okInWindow: 1, errors: { timeout: 1 } });
+  });
+
+  it("keeps the simulator's own wait apart: the send lag of every request, and the backlog of those that waited", () => {
+    const recorder = createRecorder();
+    const aggregate = createAggregate();
+    const now = monoNow();
+    recorder.left('telemetry', now, 0.2, 0);
+    recorder.left('telemetry', now, 7, 6.5);
+    recorder.left('telemetry', now, 3, 2.5);
+    aggregate.absorb(recorder.drain(), 0);
+    const totals = aggregate.phases.warmup.get('telemetry')!;
+    expect(totals).toMatchObject({ queued: 2, queuedMs: 9, queuedMaxMs: 6.5, ok: 0 });
+    expect(totals.lag.totalCount).toBe(3);
+    expect(totals.histogram.totalCount).toBe(0); // the target's time is not touched
+  });
+
+  it('never reports a percentile above the max (a histogram bucket can reach past it)', () => {
+    const recorder = createRecorder();
+    const aggregate = createAggregate();
+    const now = monoNow();
+    for (let i = 0; i < 3; i++) recorder.record('rpc', 'ok', now - 20, 'intended');
+    recorder.record('rpc', 'ok', now - 1234.567, 'intended');
+    aggregate.absorb(recorder.drain(), 0);
+    const stats = latencyStats(aggregate.phases.warmup.get('rpc')!.histogram);
+    expect(stats.max).toBeGreaterThanOrEqual(1234.567);
+    for (const p of [stats.p50, stats.p90, stats.p99, stats['p99.9']]) expect(p).toBeLessThanOrEqual(stats.max);
+  });
+
   it('reports devices online once, with their fleet index', () => {
     const recorder = createRecorder();
     recorder.online(7);
