@@ -24,6 +24,7 @@ export interface PacedFloorOptions {
   devices: number;
 }
 
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 /** How long answers still in flight are waited for after the last send. */
 const DRAIN_MS = 5_000;
 
@@ -53,13 +54,13 @@ export function pacedFloorRun(options: PacedFloorOptions): Promise<{ answered: n
     };
 
     /** Counts the complete answers in the buffer (status line, headers, content-length bytes). */
-    const onData = (conn: Conn, chunk: string) => {
+    const onData = (conn: Conn, chunk: string): boolean => {
       conn.buffer += chunk;
       for (;;) {
         const headEnd = conn.buffer.indexOf('\r\n\r\n');
-        if (headEnd < 0) return;
+        if (headEnd < 0) return true;
         const length = Number(headerValue(conn.buffer.slice(0, headEnd).toLowerCase(), '\r\ncontent-length:') ?? 0);
-        if (conn.buffer.length < headEnd + 4 + length) return;
+        if (conn.buffer.length < headEnd + 4 + length) return true;
         conn.buffer = conn.buffer.slice(headEnd + 4 + length);
         answered++;
         conn.idle.push(conn);
@@ -70,11 +71,10 @@ export function pacedFloorRun(options: PacedFloorOptions): Promise<{ answered: n
     const send = (device: number) => {
       let conn = idle[device].pop();
       if (!conn) {
-        const socket = connect({ host: hostname, port: Number(port) });
+        // Read as the simulator's wire does: into one shared buffer, past the stream machinery.
+        const socket: Socket = connect({ host: hostname, port: Number(port), onread: { buffer: READ_BUFFER, callback: (bytes) => onData(opened, READ_BUFFER.toString('latin1', 0, bytes)) } });
         const opened: Conn = { socket, buffer: '', idle: idle[device] };
         socket.setNoDelay(true);
-        socket.setEncoding('latin1'); // one char per byte: lengths count bytes
-        socket.on('data', (chunk: string) => onData(opened, chunk));
         socket.on('error', (error) => {
           finish();
           reject(error);

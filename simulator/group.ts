@@ -52,8 +52,8 @@ export interface Group {
   drain(): Promise<{ stoppedAt: number }>;
   /** End: polls cut, whatever is still open ends as `unfinished` (timed at its age), connections closed. */
   end(): void;
-  /** Connections open at most at once. */
-  readonly peakConnections: number;
+  /** Connections open at most at once, and opened in all. */
+  connections(): { peak: number; opened: number };
 }
 
 /** `onAllOnline`: every device of the group has its polls on the wire (the engine may end the warm-up). */
@@ -133,8 +133,6 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
       pacer.clear();
       wire.destroy('unfinished');
     },
-    get peakConnections() {
-      return wire.peakOpen;
-    },
+    connections: () => ({ peak: wire.peakOpen, opened: wire.opened }),
   };
 }

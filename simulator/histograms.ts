@@ -14,13 +14,15 @@ export function recordMicros(histogram: Histogram, micros: number): void {
   histogram.recordValue(Math.min(HIGHEST_US, Math.max(1, Math.round(micros))));
 }
 
+/** Compressed base64, or '' for an empty histogram. */
 export function encodeHistogram(histogram: Histogram): string {
-  return encodeIntoCompressedBase64(histogram);
+  return histogram.totalCount ? encodeIntoCompressedBase64(histogram) : '';
 }
 
-/** Add a histogram, or one encoded by encodeHistogram() in another process. */
+/** Add a histogram, or one encoded by encodeHistogram() in another process ('' for an empty one). An empty one costs nothing. */
 export function addEncoded(into: Histogram, from: string | Histogram): void {
-  if (typeof from !== 'string') return into.add(from);
+  if (typeof from !== 'string') return from.totalCount ? into.add(from) : undefined;
+  if (from === '') return;
   const decoded = decodeFromCompressedBase64(from, 32, false);
   into.add(decoded);
   decoded.destroy();

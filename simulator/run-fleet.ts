@@ -172,10 +172,11 @@ export async function runFleet(
     const stopMs = monoNow() - loadEnd;
     if (failure) throw new SimulationError(`a simulator worker failed: ${failure}`);
     let workerCpu = 0;
-    let peakConnections = inProcess?.peakConnections ?? 0;
+    const connections = inProcess?.connections() ?? { peak: 0, opened: 0 };
     for (const r of stopped) {
       workerCpu += r?.cpuMicros ?? 0;
-      peakConnections += r?.peakConnections ?? 0;
+      connections.peak += r?.connections.peak ?? 0;
+      connections.opened += r?.connections.opened ?? 0;
     }
     absorb(local.drain());
     absorb(driverRecorder.drain());
@@ -193,7 +194,7 @@ export async function runFleet(
       steadyReached,
       interrupted: Boolean(interrupt?.aborted),
       aggregate,
-      simulator: { processes: 1 + workers.length, cpuMicros: cpu.user + cpu.system + workerCpu, maxRssBytes: maxRss, sourceAddresses, peakConnections },
+      simulator: { processes: 1 + workers.length, cpuMicros: cpu.user + cpu.system + workerCpu, maxRssBytes: maxRss, sourceAddresses, peakConnections: connections.peak, connectionsOpened: connections.opened },
     };
   } finally {
     clearInterval(tick);

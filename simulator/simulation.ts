@@ -51,7 +51,8 @@ export interface SimulationResult {
   interrupted: boolean;
   aggregate: Aggregate;
   fleet: { source: 'tokens' | 'provisioning' | 'control'; members: number; addressable: number };
-  simulator: { processes: number; cpuMicros: number; maxRssBytes: number; sourceAddresses: string[]; peakConnections: number };
+  /** Connections of the devices: the most open at once (summed over processes), and opened in all. */
+  simulator: { processes: number; cpuMicros: number; maxRssBytes: number; sourceAddresses: string[]; peakConnections: number; connectionsOpened: number };
   /** A token of the fleet that is left on the server (keepDevices), for demos. */
   sampleToken?: string;
 }

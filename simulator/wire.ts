@@ -63,9 +63,10 @@ export interface Link {
 
 export interface Wire {
   link(): Link;
-  /** Connections open now, and the most ever open at once. */
+  /** Connections open now, the most ever open at once, and how many were opened in all. */
   readonly open: number;
   readonly peakOpen: number;
+  readonly opened: number;
   /**
    * End everything and close every connection: a request in flight past its limit as `timeout`
    * (the sweep would have ended it), any other in flight as `failure`, one still waiting as `dropped`.
@@ -103,6 +104,10 @@ interface LinkState extends Link {
 }
 
 const SWEEP_MS = 100;
+/** Where every plain-TCP connection of the process reads: each read is parsed (copied into a string) before the next. */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+const CONN = Symbol('connection');
+type OwnedSocket = Socket & { [CONN]: Conn };
 /** undici's default: an idle connection is not reused after 4 s, nor closer than 1 s to the server's keep-alive timeout. */
 const IDLE_LIMIT_MS = 4_000;
 const KEEP_ALIVE_MARGIN_MS = 1_000;
@@ -135,6 +140,7 @@ export function createWire(options: WireOptions): Wire {
   const waiting = new Set<LinkState>();
   const starved: LinkState[] = [];
   let peakOpen = 0;
+  let opened = 0;
   let destroyed = false;
 
   function write(conn: Conn, ex: Exchange, now: number): void {
@@ -274,24 +280,44 @@ export function createWire(options: WireOptions): Wire {
   }
 
   function open(link: LinkState, ex: Exchange): void {
-    const socket = tls ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure }) : connectTcp(socketOptions);
+    // Plain TCP reads into one shared buffer, bypassing the stream machinery (`onread`); TLS reads through 'data'.
+    const socket = tls
+      ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure })
+      : connectTcp({ ...socketOptions, onread: { buffer: READ_BUFFER, callback: onRead } });
     const conn: Conn = { socket, link, current: null, buffer: '', framing: Framing.Head, remaining: 0, closeAfter: false, idleSince: 0, idleLimitMs: IDLE_LIMIT_MS, slot: conns.length };
+    (socket as OwnedSocket)[CONN] = conn;
     conns.push(conn);
     link.open++;
+    opened++;
     peakOpen = Math.max(peakOpen, conns.length);
     socket.setNoDelay(true);
-    socket.setEncoding('latin1'); // one char per byte: lengths count bytes
-    socket.on('data', (chunk: string) => {
-      conn.buffer += chunk;
-      parse(conn);
-    });
-    socket.on('error', (error) => fail(conn, classifyError(error)));
-    socket.on('close', () => {
-      // A body framed by the end of the connection is complete now; any other request in flight was cut.
-      if (conn.current && conn.framing === Framing.UntilClose) finish(conn);
-      else fail(conn, 'reset');
-    });
+    if (tls) socket.on('data', onData);
+    socket.on('error', onError);
+    socket.on('close', onClose);
     write(conn, ex, monoNow());
+  }
+
+  // The socket's handlers are shared by every connection: `this` is the socket, which knows its connection.
+  function received(conn: Conn, text: string): void {
+    conn.buffer += text;
+    parse(conn);
+  }
+  /** One char per byte (latin1): lengths count bytes. */
+  function onRead(this: OwnedSocket, bytes: number): boolean {
+    received(this[CONN], READ_BUFFER.toString('latin1', 0, bytes));
+    return true;
+  }
+  function onData(this: OwnedSocket, chunk: Buffer): void {
+    received(this[CONN], chunk.toString('latin1'));
+  }
+  function onError(this: OwnedSocket, error: Error): void {
+    fail(this[CONN], classifyError(error));
+  }
+  function onClose(this: OwnedSocket): void {
+    const conn = this[CONN];
+    // A body framed by the end of the connection is complete now; any other request in flight was cut.
+    if (conn.current && conn.framing === Framing.UntilClose) finish(conn);
+    else fail(conn, 'reset');
   }
 
   /** End the requests older than their limit: `dropped` if still in a backlog, `timeout` on the wire. */
@@ -330,6 +356,9 @@ export function createWire(options: WireOptions): Wire {
     },
     get peakOpen() {
       return peakOpen;
+    },
+    get opened() {
+      return opened;
     },
     destroy(failure) {
       destroyed = true;

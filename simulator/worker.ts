@@ -16,7 +16,7 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'delta'; delta: MetricsDelta; rss: number }
   | { type: 'drained' }
-  | { type: 'done'; delta: MetricsDelta; rss: number; cpuMicros: number; peakConnections: number }
+  | { type: 'done'; delta: MetricsDelta; rss: number; cpuMicros: number; connections: { peak: number; opened: number } }
   | { type: 'error'; message: string };
 
 export interface WorkerHandle {
@@ -28,8 +28,8 @@ export interface WorkerHandle {
   windowEnd(at: number): void;
   /** Ask the group to issue nothing new; resolves once its measured requests in flight have ended. */
   drain(): Promise<void>;
-  /** Ask the group to end; resolves with the worker's CPU time and peak connections, once its last delta is in. */
-  end(): Promise<{ cpuMicros: number; peakConnections: number }>;
+  /** Ask the group to end; resolves with the worker's CPU time and connections, once its last delta is in. */
+  end(): Promise<{ cpuMicros: number; connections: { peak: number; opened: number } }>;
   kill(): void;
 }
 
@@ -37,7 +37,7 @@ const DELTA_INTERVAL_MS = 1000;
 
 export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, rss: number) => void, onError: (message: string) => void): WorkerHandle {
   const child: ChildProcess = forkModule(import.meta.url, ['--dhi-simulator-worker']);
-  let finished: ((value: { cpuMicros: number; peakConnections: number }) => void) | undefined;
+  let finished: ((value: { cpuMicros: number; connections: { peak: number; opened: number } }) => void) | undefined;
   let failed: ((error: Error) => void) | undefined;
   let done = false;
   let onReady: () => void = () => {};
@@ -52,7 +52,7 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
       onDelta(message.delta, message.rss);
       if (message.type === 'done') {
         done = true;
-        finished?.({ cpuMicros: message.cpuMicros, peakConnections: message.peakConnections });
+        finished?.({ cpuMicros: message.cpuMicros, connections: message.connections });
       }
     }
   });
@@ -117,7 +117,7 @@ function runChild(): void {
         if (timer) clearInterval(timer);
         group?.end();
         const cpu = process.cpuUsage(cpuStart);
-        send({ type: 'done', delta: recorder.drain(), rss: process.memoryUsage.rss(), cpuMicros: cpu.user + cpu.system, peakConnections: group?.peakConnections ?? 0 });
+        send({ type: 'done', delta: recorder.drain(), rss: process.memoryUsage.rss(), cpuMicros: cpu.user + cpu.system, connections: group?.connections() ?? { peak: 0, opened: 0 } });
         process.disconnect();
       }
     } catch (error) {

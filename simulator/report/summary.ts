@@ -77,8 +77,9 @@ export interface Summary {
     cpuMicrosPerRequest: number;
     maxRssBytes: number;
     sourceAddresses: string[];
-    /** Connections the devices held at most at once (summed over processes). */
+    /** Connections the devices held at most at once (summed over processes), and opened in all (a server's keep-alive timeout shorter than a device's interval means one per request). */
     peakConnections: number;
+    connectionsOpened: number;
     /** Paths where the simulator, not the target, was the limit (see each path's `sending`). */
     limitedPaths: PathName[];
   };
@@ -198,6 +199,7 @@ export function buildSummary(result: SimulationResult, thresholds: Threshold[]):
       maxRssBytes: result.simulator.maxRssBytes,
       sourceAddresses: result.simulator.sourceAddresses,
       peakConnections: result.simulator.peakConnections,
+      connectionsOpened: result.simulator.connectionsOpened,
       limitedPaths: PATHS.filter((name) => paths[name]?.sending?.generatorLimited || warmupPaths[name]?.sending?.generatorLimited),
     },
     thresholds: outcomes,

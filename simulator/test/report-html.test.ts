@@ -59,7 +59,7 @@ function fakeResult(): SimulationResult {
     interrupted: false,
     aggregate,
     fleet: { source: 'control', members: 100, addressable: 100 },
-    simulator: { processes: 1, cpuMicros: 400_000, maxRssBytes: 90 * 1048576, sourceAddresses: [], peakConnections: 140 },
+    simulator: { processes: 1, cpuMicros: 400_000, maxRssBytes: 90 * 1048576, sourceAddresses: [], peakConnections: 140, connectionsOpened: 300 },
   };
 }
 
