@@ -121,7 +121,10 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
   }
   const thresholds = options.threshold ?? [];
   if (options.exportK6) {
-    const input = { scenario: config.scenario, templates: await loadTemplates(), target: config.target, controlUrl: config.controlUrl, username: config.username, devices: config.devices, durationMs: config.durationMs };
+    const input = {
+      scenario: config.scenario, templates: await loadTemplates(), target: config.target, controlUrl: config.controlUrl, username: config.username,
+      devices: config.devices, durationMs: config.durationMs, requestTimeoutMs: config.requestTimeoutMs, maxConnectionsPerDevice: config.maxConnectionsPerDevice,
+    };
     exportK6(options.exportK6, input, thresholds);
     print(`k6 script written to ${options.exportK6} (scenario ${config.scenario.name}); run it with: k6 run -e DHI_TARGET=${config.target} ${options.exportK6}\n`);
     return;
