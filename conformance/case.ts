@@ -6,8 +6,12 @@ import type { Reply, RequestSpec } from './client.js';
 export type Severity = 'MUST' | 'SHOULD' | 'INFO';
 export type Outcome = 'pass' | 'fail' | 'skipped' | 'error';
 
+/** What an expectations file (--expect) may say a case ends as: a known departure, never a pass. */
+export type ExpectedOutcome = Exclude<Outcome, 'pass'>;
+
 export const SEVERITIES: readonly Severity[] = ['MUST', 'SHOULD', 'INFO'];
 export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'skipped', 'error'];
+export const EXPECTED_OUTCOMES: readonly ExpectedOutcome[] = ['fail', 'error', 'skipped'];
 
 /** One claim that did not hold. `severity` overrides the case's for a weaker sub-claim. */
 export interface Failure {
@@ -90,6 +94,16 @@ export interface CaseRecord {
   notes?: string[];
   durationMs: number;
   transcript: Exchange[];
+  /** The entry of the expectations file (--expect) for this case, and whether the outcome matched it. */
+  expected?: ExpectationMatch;
+}
+
+/** An expectations entry applied to a record: `held` when the case ended as the entry says. */
+export interface ExpectationMatch {
+  outcome: ExpectedOutcome;
+  reason: string;
+  agent?: string;
+  held: boolean;
 }
 
 /** Thrown by t.skip(). */
@@ -135,6 +149,22 @@ export function catalogueProblems(cases: readonly Case[]): string[] {
 export function blocks(severity: Severity, strict: boolean): boolean {
   return severity === 'MUST' || (strict && severity === 'SHOULD');
 }
+
+/**
+ * Does this record fail the run? An expectations entry decides alone: the run fails when the case
+ * did not end as the entry says (a pass included: strict, so the file never goes stale). Without
+ * one, a failure or error blocks at MUST (and SHOULD under --strict), and a MUST case that did not
+ * run blocks unless --allow-skips.
+ */
+export function blocksRun(r: CaseRecord, strict: boolean, allowSkips = false): boolean {
+  if (r.expected) return !r.expected.held;
+  return (r.outcome === 'fail' && blocks(r.failedSeverity ?? r.severity, strict))
+    || (r.outcome === 'error' && blocks(r.severity, strict))
+    || (r.outcome === 'skipped' && r.severity === 'MUST' && !allowSkips);
+}
+
+/** A known departure: the case ended as its expectations entry says (counted apart from failures). */
+export const expectedDeparture = (r: CaseRecord): boolean => r.expected?.held === true;
 
 const RANK: Record<Severity, number> = { MUST: 0, SHOULD: 1, INFO: 2 };
 
