@@ -12,6 +12,7 @@ import type { CaseRecord, Outcome, Severity } from '../case.js';
 import { exitCodeOf } from '../cli.js';
 import { ExpectationsError, markExpected, expectationsFor, loadExpectations, parseExpectations, verdictOf, writeExpectations } from '../expectations.js';
 import { countRecords, type RunReport } from '../report/json.js';
+import { reportHtml } from '../report/html.js';
 import { junitXml } from '../report/junit.js';
 import { startFaultProxy, type Fault, type FaultProxy } from './fault-proxy.js';
 import { faults } from './faults.js';
@@ -108,6 +109,12 @@ describe('a run checked against expectations', () => {
     expect(xml).toMatch(/tests="2" failures="1" errors="0" skipped="1"/);
     expect(xml).toContain('<skipped type="EXPECTED_FAIL" message="expected fail (known departure): known 500"/>');
     expect(xml).toContain('<failure type="UNEXPECTED_PASS" message="the expectations file says fail (known late), but the case passed: remove its entry from the expectations file">');
+    const html = reportHtml([{ ...run, expectations: { file: 'x.yaml', held: ['1.2.1'], add: [], change: [], remove: ['4.1.1'] } }]);
+    expect(html).toContain('<details class="case" id="case-1.2.1" data-outcome="expected"');
+    expect(html).toContain('<p class="expectation">Expected fail (known departure): known 500</p>');
+    expect(html).toMatch(/id="case-4\.1\.1" data-outcome="pass"[^>]*>\n<summary><span class="badge pass">pass<\/span> <span class="badge unexpected">unexpected<\/span>/);
+    expect(html).toContain('remove (these pass now): <a href="#case-4.1.1">4.1.1</a>');
+    expect(html).toContain('<label><input type="checkbox" value="expected" checked> expected</label>');
   });
 
   it('is written with every case that did not pass, keeping the reasons that still hold and entries for other agents', async () => {
