@@ -1,7 +1,7 @@
 // What a conformance case is: data (id, title, requirement, severity) plus one small function that
 // drives the server through a CaseRun and records failures from named checks (checks.ts).
 import type { Control } from './control/index.js';
-import type { Reply, RequestSpec } from './client.js';
+import type { Exchange, Reply, RequestSpec } from './client.js';
 
 export type Severity = 'MUST' | 'SHOULD' | 'INFO';
 export type Outcome = 'pass' | 'fail' | 'skipped' | 'error';
@@ -64,19 +64,6 @@ export interface Case {
   /** Needs the control API even without devices (e.g. provisioning profiles). */
   control?: boolean;
   run(t: CaseRun): Promise<void>;
-}
-
-export interface Exchange {
-  channel: 'device' | 'control';
-  /** set-up: devices created for the case; case: the case itself; clean-up: what undid it. */
-  phase?: 'set-up' | 'case' | 'clean-up';
-  operationId?: string;
-  startedAt: number;
-  durationMs: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; headers: Record<string, string>; body: string };
-  error?: string;
-  curl: string;
 }
 
 /** The record of one case in a run: what index.json, junit.xml and index.html are made of. */
