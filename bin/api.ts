@@ -67,6 +67,8 @@ export interface ServerHandle {
   url: string;
   /** The same over HTTPS, unless `httpsPort: -1`. */
   httpsUrl?: string;
+  /** With `metrics: true`: the Prometheus endpoint. */
+  metricsUrl?: string;
   /** Answers open polls, lets requests in flight finish, commits pending writes, closes the store. */
   close(): Promise<void>;
 }
@@ -78,5 +80,6 @@ export interface ServerHandle {
 export async function serve(options: ServeOptions = {}): Promise<ServerHandle> {
   const [{ configFromOptions }, { startServer }] = await Promise.all([import('../reference-server/cli.js'), import('../reference-server/server.js')]);
   const server = await startServer(configFromOptions(options));
-  return { url: server.httpUrl, ...(server.httpsUrl && { httpsUrl: server.httpsUrl }), close: () => server.close() };
+  const metricsUrl = options.metrics ? `${server.httpUrl}/metrics` : undefined;
+  return { url: server.httpUrl, ...(server.httpsUrl && { httpsUrl: server.httpsUrl }), ...(metricsUrl && { metricsUrl }), close: () => server.close() };
 }
