@@ -56,10 +56,11 @@ async function commandDefaults(name: string): Promise<Record<string, unknown>> {
  * the CLI would give (0 passed, 1 a threshold breached). Rejects on a bad option or a failed run.
  */
 export async function simulate(options: SimulateInput): Promise<SimulateOutcome> {
-  const [{ configFromOptions, simulate: run }, { parseThreshold }] = await Promise.all([import('../simulator/cli.js'), import('../simulator/thresholds.js')]);
+  const [{ configFromOptions, simulate: run }, { parseThreshold }, { withPrometheus }] = await Promise.all([import('../simulator/cli.js'), import('../simulator/thresholds.js'), import('../simulator/prometheus.js')]);
   const thresholds = (options.threshold ?? []).reduce<Threshold[]>((all, t) => (typeof t === 'string' ? parseThreshold(t, all) : [...all, t]), []);
   const full = { ...(await commandDefaults('simulate')), ...options, threshold: thresholds } as SimulateOptions;
-  return run(configFromOptions(full), thresholds, full.reportDir);
+  const config = configFromOptions(full);
+  return withPrometheus(full, () => {}, undefined, (onEvent) => run(config, thresholds, full.reportDir, onEvent));
 }
 
 export interface ServerHandle {

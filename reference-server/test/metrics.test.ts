@@ -6,16 +6,12 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server.js';
+import { sample } from '../../test/prometheus-text.js';
 import { tempDir } from './helpers.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const TELEMETRY_ROUTE = '/api/v1/:accessToken/telemetry';
 
-/** The value of one sample of the text format (labels as written, in order), or undefined. */
-export function sample(text: string, name: string, labels = ''): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
 
 let child: ChildProcess;
 let url: string;
