@@ -10,7 +10,8 @@ import type { SimulateOptions, SimulateOutcome } from '../simulator/cli.js';
 import type { Threshold } from '../simulator/thresholds.js';
 
 export type { ConformOptions, ConformResult } from '../conformance/cli.js';
-export type { CaseRecord, ExpectationMatch, ExpectedOutcome, Failure, Outcome, Severity } from '../conformance/case.js';
+export type { CaseRecord, ExpectationMatch, ExpectedOutcome, Outcome } from '../conformance/case.js';
+export type { Failure, Severity } from '../conformance/verdict.js';
 export type { ExpectationsVerdict } from '../conformance/report/json.js';
 export type { ServeOptions } from '../reference-server/cli.js';
 export type { SimulateOptions, SimulateOutcome } from '../simulator/cli.js';

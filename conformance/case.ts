@@ -2,32 +2,16 @@
 // drives the server through a CaseRun and records failures from named checks (checks.ts).
 import type { Control } from './control/index.js';
 import type { Exchange, Reply, RequestSpec } from './client.js';
+import type { DeviceFixture } from './control/devices.js';
+import { blocks, SEVERITIES, type Failure, type Severity } from './verdict.js';
 
-export type Severity = 'MUST' | 'SHOULD' | 'INFO';
 export type Outcome = 'pass' | 'fail' | 'skipped' | 'error';
 
 /** What an expectations file (--expect) may say a case ends as: a known departure, never a pass. */
 export type ExpectedOutcome = Exclude<Outcome, 'pass'>;
 
-export const SEVERITIES: readonly Severity[] = ['MUST', 'SHOULD', 'INFO'];
 export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'skipped', 'error'];
 export const EXPECTED_OUTCOMES: readonly ExpectedOutcome[] = ['fail', 'error', 'skipped'];
-
-/** One claim that did not hold. `severity` overrides the case's for a weaker sub-claim. */
-export interface Failure {
-  check: string;
-  expected: unknown;
-  actual: unknown;
-  message?: string;
-  severity?: Severity;
-}
-
-/** A device created for one case through the control API, deleted after it. */
-export interface DeviceFixture {
-  id: string;
-  name: string;
-  token: string;
-}
 
 /** Device request: the operationId names the contract operation its response is validated against. */
 export interface DeviceRequest extends RequestSpec {
@@ -93,14 +77,6 @@ export interface ExpectationMatch {
   held: boolean;
 }
 
-/** Thrown by t.skip(). */
-export class SkipCase extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'SkipCase';
-  }
-}
-
 // Groups 1-6 as design.md lists them; 7 is robustness (run with --robustness).
 const ID = /^(\d+)\.([1-7])\.(\d+)$/;
 
@@ -132,11 +108,6 @@ export function catalogueProblems(cases: readonly Case[]): string[] {
   return problems;
 }
 
-/** Does this failure block the run? MUST always; SHOULD only under --strict; INFO never. */
-export function blocks(severity: Severity, strict: boolean): boolean {
-  return severity === 'MUST' || (strict && severity === 'SHOULD');
-}
-
 /**
  * Does this record fail the run? An expectations entry decides alone: the run fails when the case
  * did not end as the entry says (a pass included: strict, so the file never goes stale). Without
@@ -152,9 +123,3 @@ export function blocksRun(r: CaseRecord, strict: boolean, allowSkips = false): b
 
 /** A known departure: the case ended as its expectations entry says (counted apart from failures). */
 export const expectedDeparture = (r: CaseRecord): boolean => r.expected?.held === true;
-
-const RANK: Record<Severity, number> = { MUST: 0, SHOULD: 1, INFO: 2 };
-
-export function strongest(severities: Severity[]): Severity | undefined {
-  return [...severities].sort((a, b) => RANK[a] - RANK[b])[0];
-}
