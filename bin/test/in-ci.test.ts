@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startFaultProxy, type Fault, type FaultProxy } from '../../conformance/test/fault-proxy.js';
+import { startFaultProxy, switchableFaults, type Fault, type FaultProxy } from '../../conformance/test/fault-proxy.js';
 import { faults } from '../../conformance/test/faults.js';
 import { startServer, type RunningServer } from '../../reference-server/server.js';
 import { runAction } from './action-runner.js';
@@ -28,20 +28,7 @@ let server: RunningServer;
 let proxy: FaultProxy;
 const on = new Set<Fault>();
 const [knownDeparture, regression] = ['an invalid body answered 500', "form c's ts ignored"].map((name) => faults().find((f) => f.name === name)!);
-const switchable: Fault = {
-  name: 'switchable',
-  caught: [],
-  async response(req, res, ctx) {
-    let current = res;
-    for (const f of on) if (f.response) current = await f.response(req, current, ctx);
-    return current;
-  },
-  async request(req, ctx) {
-    let current: Awaited<ReturnType<NonNullable<Fault['request']>>> = req;
-    for (const f of on) if (f.request && !('status' in current)) current = await f.request(current, ctx);
-    return current;
-  },
-};
+const switchable = switchableFaults(on);
 
 /** A recipe's shell lines, run in the repository with TARGET_URL set (npm installs from the cache). */
 function shell(script: string, env: Record<string, string> = {}) {

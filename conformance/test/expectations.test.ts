@@ -15,7 +15,7 @@ import { ExpectationsError, markExpected, expectationsFor, loadExpectations, par
 import { countRecords, type RunReport } from '../report/json.js';
 import { reportHtml } from '../report/html.js';
 import { junitXml } from '../report/junit.js';
-import { startFaultProxy, type Fault, type FaultProxy } from './fault-proxy.js';
+import { startFaultProxy, switchableFaults, type Fault, type FaultProxy } from './fault-proxy.js';
 import { faults } from './faults.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -159,20 +159,7 @@ describe('the expectations round trip of dhi conform', () => {
   // The proxy applies the faults switched on at the time of each request.
   const on = new Set<Fault>();
   const [invalidBody500, tsIgnored] = ['an invalid body answered 500', "form c's ts ignored"].map((name) => faults().find((f) => f.name === name)!);
-  const switchable: Fault = {
-    name: 'switchable',
-    caught: [],
-    async request(req, ctx) {
-      let current: Awaited<ReturnType<NonNullable<Fault['request']>>> = req;
-      for (const f of on) if (f.request && !('status' in current)) current = await f.request(current, ctx);
-      return current;
-    },
-    async response(req, res, ctx) {
-      let current = res;
-      for (const f of on) if (f.response) current = await f.response(req, current, ctx);
-      return current;
-    },
-  };
+  const switchable = switchableFaults(on);
 
   beforeAll(async () => {
     server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: ':memory:', logLevel: 'silent' });
