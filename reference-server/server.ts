@@ -7,6 +7,7 @@ import { buildApp } from './app.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
 import { createSqliteStore } from './store/sqlite.js';
+import { createServerMetrics } from './metrics.js';
 import { answerUnavailable, connectionOptions, drain, listenError, listenOn, protect, trackConnections } from './listeners.js';
 
 export interface RunningServer {
@@ -29,8 +30,9 @@ function urlOf(scheme: string, host: string, address: AddressInfo): string {
 export async function startServer(input: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = validateConfig(input);
   // The store outlives the app's own close: it is closed once both listeners have drained.
-  const store = createSqliteStore(config.db);
-  const app = await buildApp(config, { store });
+  const metrics = config.metrics ? createServerMetrics() : undefined;
+  const store = createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
+  const app = await buildApp(config, { store, metrics });
   let https: HttpsServer | undefined;
   // Fastify runs this after buildApp's preClose (polls answered, answers marked Connection: close),
   // and closes its HTTP server only afterwards: both listeners drain here, together.

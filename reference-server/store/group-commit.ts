@@ -93,7 +93,11 @@ export interface Offload {
  * `walPath`: the WAL file of a file database in WAL mode with synchronous=NORMAL, synced here after
  * each commit. Without it (an in-memory database) a batch is answered at its COMMIT.
  */
-export function createGroupCommit<B = never>(db: Database, walPath?: string, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload): GroupCommit<B> {
+/**
+ * `onBatch`: told the number of writes of each batch as it is taken (dhi serve --metrics counts the
+ * batch sizes through it).
+ */
+export function createGroupCommit<B = never>(db: Database, walPath?: string, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload, onBatch?: (writes: number) => void): GroupCommit<B> {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -139,6 +143,7 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     const batch = queue;
     queue = [];
     unbuffered = 0;
+    onBatch?.(batch.length);
     return batch;
   }
 

@@ -28,14 +28,19 @@ const ATTRIBUTE_CACHE_DEVICES = 50_000;
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
   keys ? entries.filter((e) => keys.includes(e.key)) : entries;
 
-export function createSqliteStore(path: string): Store {
+export interface StoreHooks {
+  /** The number of writes of each transaction the group commit runs (dhi serve --metrics). */
+  onCommitBatch?(writes: number): void;
+}
+
+export function createSqliteStore(path: string, hooks: StoreHooks = {}): Store {
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true });
   const db = openDatabase(path);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
   const committer = onDisk ? createTelemetryCommitter(path) : undefined;
-  const group = createGroupCommit(db, onDisk ? `${path}-wal` : undefined, telemetry, committer);
+  const group = createGroupCommit(db, onDisk ? `${path}-wal` : undefined, telemetry, committer, hooks.onCommitBatch);
   const lists = createLists(db);
 
   const q = {
