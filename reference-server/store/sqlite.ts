@@ -1,10 +1,10 @@
-// The embedded default store: one SQLite file (WAL, every commit fsynced before it is answered:
+// The embedded default store: one SQLite file (WAL, every commit synced before it is answered:
 // see group-commit.ts) through better-sqlite3.
 // Statements are prepared once; device lookups by token are cached for the hot path.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { openDatabase } from './sqlite-connection.js';
+import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
 import type Database from 'better-sqlite3';
 import { migrate } from './sqlite-schema.js';
 import { createGroupCommit } from './group-commit.js';
@@ -27,14 +27,15 @@ const ATTRIBUTE_CACHE_DEVICES = 50_000;
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
   keys ? entries.filter((e) => keys.includes(e.key)) : entries;
 
-export function createSqliteStore(path: string): Store {
+/** `options`: settings of every connection to the file (tests fill a store with maxPageCount). */
+export function createSqliteStore(path: string, options: ConnectionOptions = {}): Store {
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true });
-  const db = openDatabase(path);
+  const db = openDatabase(path, options);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
-  const committer = onDisk ? createTelemetryCommitter(path) : undefined;
-  const group = createGroupCommit(db, onDisk ? `${path}-wal` : undefined, telemetry, committer);
+  const committer = onDisk ? createTelemetryCommitter(path, options) : undefined;
+  const group = createGroupCommit(db, telemetry, committer);
   const lists = createLists(db);
 
   const q = {
