@@ -42,12 +42,19 @@ const attribute = (store: Store, deviceId: string, ts: number): Promise<Outcome>
   return store.write(() => store.upsertAttributes(deviceId, 'CLIENT_SCOPE', [entry])).then(() => ({ ts, error: null }), (error: Error) => ({ ts, error }));
 };
 
-/** Waves of writes until the store has refused whole waves; every outcome. */
-async function fill(send: (ts: number) => Promise<Outcome>): Promise<Outcome[]> {
+/** Waves of writes to a store that fills up, until it has refused whole waves: every outcome, and the file. */
+async function fill(send: (store: Store, deviceId: string, ts: number) => Promise<Outcome>): Promise<{ outcomes: Outcome[]; path: string }> {
+  const { store, device, path } = await fullableStore();
   const outcomes: Outcome[] = [];
   let ts = 1;
-  for (let wave = 0; wave < WAVES; wave++) outcomes.push(...(await Promise.all(Array.from({ length: WAVE }, () => send(ts++)))));
-  return outcomes;
+  try {
+    for (let wave = 0; wave < WAVES; wave++) {
+      outcomes.push(...(await Promise.all(Array.from({ length: WAVE }, () => send(store, device.id, ts++)))));
+    }
+  } finally {
+    await store.close();
+  }
+  return { outcomes, path };
 }
 
 /** The outcomes split, with the refusals checked: each an Error saying the store is full. */
@@ -78,40 +85,19 @@ const storedAttributes = (path: string) => readFile(path, (db) => (db.prepare('S
 
 describe('a full store', () => {
   it('answers telemetry the worker could not commit with an Error, keeps every acknowledged message and none of the refused', async () => {
-    const { store, device, path } = await fullableStore();
-    let outcomes: Outcome[];
-    try {
-      outcomes = await fill((ts) => telemetry(store, device.id, ts));
-    } finally {
-      await store.close();
-    }
-    const { acknowledged } = split(outcomes);
-    expect(storedTelemetry(path)).toEqual(acknowledged);
+    const { outcomes, path } = await fill(telemetry);
+    expect(storedTelemetry(path)).toEqual(split(outcomes).acknowledged);
   });
 
   it('answers event-loop writes it could not commit with an Error, keeps every acknowledged one and none of the refused', async () => {
-    const { store, device, path } = await fullableStore();
-    let outcomes: Outcome[];
-    try {
-      outcomes = await fill((ts) => attribute(store, device.id, ts));
-    } finally {
-      await store.close();
-    }
-    const { acknowledged } = split(outcomes);
-    expect(storedAttributes(path)).toEqual(acknowledged);
+    const { outcomes, path } = await fill(attribute);
+    expect(storedAttributes(path)).toEqual(split(outcomes).acknowledged);
   });
 
   it('keeps exactly the acknowledged writes of batches that mix telemetry and other writes', async () => {
-    const { store, device, path } = await fullableStore();
-    let outcomes: Outcome[];
-    try {
-      // Each wave is one batch on the event loop: telemetry and attributes in turn.
-      outcomes = await fill((ts) => (ts % 2 ? telemetry(store, device.id, ts) : attribute(store, device.id, ts)));
-    } finally {
-      await store.close();
-    }
-    const { acknowledged } = split(outcomes);
+    // Each wave is one batch on the event loop: telemetry and attributes in turn.
+    const { outcomes, path } = await fill((store, deviceId, ts) => (ts % 2 ? telemetry : attribute)(store, deviceId, ts));
     const stored = [...storedTelemetry(path), ...storedAttributes(path)].sort((a, b) => a - b);
-    expect(stored).toEqual(acknowledged);
+    expect(stored).toEqual(split(outcomes).acknowledged);
   });
 });
