@@ -1,29 +1,13 @@
 // What a conformance case is: data (id, title, requirement, severity) plus one small function that
 // drives the server through a CaseRun and records failures from named checks (checks.ts).
 import type { Control } from './control/index.js';
-import type { Reply, RequestSpec } from './client.js';
+import type { Exchange, Reply, RequestSpec } from './client.js';
+import type { DeviceFixture } from './control/devices.js';
+import { SEVERITIES, type Failure, type Severity } from './verdict.js';
 
-export type Severity = 'MUST' | 'SHOULD' | 'INFO';
 export type Outcome = 'pass' | 'fail' | 'skipped' | 'error';
 
-export const SEVERITIES: readonly Severity[] = ['MUST', 'SHOULD', 'INFO'];
 export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'skipped', 'error'];
-
-/** One claim that did not hold. `severity` overrides the case's for a weaker sub-claim. */
-export interface Failure {
-  check: string;
-  expected: unknown;
-  actual: unknown;
-  message?: string;
-  severity?: Severity;
-}
-
-/** A device created for one case through the control API, deleted after it. */
-export interface DeviceFixture {
-  id: string;
-  name: string;
-  token: string;
-}
 
 /** Device request: the operationId names the contract operation its response is validated against. */
 export interface DeviceRequest extends RequestSpec {
@@ -62,19 +46,6 @@ export interface Case {
   run(t: CaseRun): Promise<void>;
 }
 
-export interface Exchange {
-  channel: 'device' | 'control';
-  /** set-up: devices created for the case; case: the case itself; clean-up: what undid it. */
-  phase?: 'set-up' | 'case' | 'clean-up';
-  operationId?: string;
-  startedAt: number;
-  durationMs: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; headers: Record<string, string>; body: string };
-  error?: string;
-  curl: string;
-}
-
 /** The record of one case in a run: what index.json, junit.xml and index.html are made of. */
 export interface CaseRecord {
   id: string;
@@ -90,14 +61,6 @@ export interface CaseRecord {
   notes?: string[];
   durationMs: number;
   transcript: Exchange[];
-}
-
-/** Thrown by t.skip(). */
-export class SkipCase extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'SkipCase';
-  }
 }
 
 // Groups 1-6 as design.md lists them; 7 is robustness (run with --robustness).
@@ -129,15 +92,4 @@ export function catalogueProblems(cases: readonly Case[]): string[] {
     if (!SEVERITIES.includes(c.severity)) problems.push(`${c.id}: unknown severity ${c.severity}`);
   }
   return problems;
-}
-
-/** Does this failure block the run? MUST always; SHOULD only under --strict; INFO never. */
-export function blocks(severity: Severity, strict: boolean): boolean {
-  return severity === 'MUST' || (strict && severity === 'SHOULD');
-}
-
-const RANK: Record<Severity, number> = { MUST: 0, SHOULD: 1, INFO: 2 };
-
-export function strongest(severities: Severity[]): Severity | undefined {
-  return [...severities].sort((a, b) => RANK[a] - RANK[b])[0];
 }

@@ -2,7 +2,8 @@
 // runConform() is the entry point for the command and for `dhi demo`.
 import { randomBytes } from 'node:crypto';
 import { loadContract } from '../spec/load.js';
-import { blocks, opOf, type Case, type CaseRecord } from './case.js';
+import { opOf, type Case, type CaseRecord } from './case.js';
+import { blocks } from './verdict.js';
 import { catalogue, robustness } from './cases/index.js';
 import { createHttpTarget, RequestFailed, type HttpTarget, type Reply } from './client.js';
 import { createContractChecker } from './contract-check.js';

@@ -1,6 +1,8 @@
 // The self-contained HTML report: inline CSS and JS, nothing fetched. Summary per agent, an agents
 // x cases matrix when several agents ran into the directory, filters, and each case's transcript.
-import { compareIds, OUTCOMES, SEVERITIES, type CaseRecord, type Exchange } from '../case.js';
+import { compareIds, OUTCOMES, type CaseRecord } from '../case.js';
+import { SEVERITIES } from '../verdict.js';
+import type { Exchange } from '../client.js';
 import type { RunReport } from './json.js';
 import { jwtLine, needsRepro, reproScript } from './repro.js';
 
