@@ -1,6 +1,6 @@
 // `dhi simulate`, `dhi bench`, `dhi demo`: options and help. Implementations load lazily.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { decimal, durationMs, httpUrl, integer } from '../cli/option-parsers.js';
+import { decimal, durationMs, httpUrl, integer, integerList } from '../cli/option-parsers.js';
 import { parseProfile, ProfileError, type ProfileSpec } from './profiles.js';
 import { parseThreshold } from './thresholds.js';
 
@@ -73,10 +73,11 @@ export function registerBench(program: Command): void {
     .option('--pipelining <n>', 'requests pipelined per connection', integer(1, 100), 1)
     .option('--baseline', 'also benchmark a bare Fastify route in the same run, alternating with it, and print the ratios of the medians (throughput, and server CPU per request)', false)
     .option('--rounds <n>', 'with --baseline or --simulator: alternating rounds per side; the median round counts', integer(1, 9), 3)
+    .option('--devices <list>', 'fleet sizes, e.g. 1,100,1000,10000: each is measured with the requests spread round robin over that many distinct devices, telemetry values varying per request (the bare route gets the same requests); default: one device, one fixed request', integerList(1, 100_000))
     .option('--hold-polls <n>', 'then hold this many attribute long polls open on the reference server: RSS per poll, and telemetry meanwhile', integer(0, 19_500), 0)
     .option('--username <user>', 'control API user (to create the benchmark device)', 'tenant@thingsboard.org')
     .option('--password <password>', 'control API password', 'tenant')
-    .option('--token <token>', 'use this device token instead of creating a device')
+    .option('--token <token>', 'with --target: use this device token instead of creating a device (not with --devices above 1)')
     .option('--simulator [rate]', "also measure dhi simulate's CPU per request next to autocannon's on the same telemetry load (rate msg/s, default 1000), and on the mixed scenario", decimal(0, true))
     .option('--report-dir <dir>', 'where the JSON results go', 'reports/bench')
     .action(async (options) => {
