@@ -7,6 +7,7 @@ import { FleetError } from './fleet.js';
 import { exportK6 } from './k6/export.js';
 import type { ProfileSpec } from './profiles.js';
 import { interruptOnSigint } from './interrupt.js';
+import { ExporterError, withPrometheus } from './prometheus.js';
 import { createProgress } from './progress.js';
 import { renderTable } from './report/table.js';
 import { loadTemplates } from './routes.js';
@@ -48,6 +49,11 @@ export interface SimulateOptions {
   insecure: boolean;
   /** --calibrate [plan]: `true` when given alone (the default plan). */
   calibrate?: CalibrationPlan | true;
+  /** Serve the run's metrics for Prometheus on this port (0: any free one) while it runs. */
+  prometheusPort?: number;
+  prometheusHost: string;
+  /** Milliseconds the metrics stay up after the run, for a last scrape. */
+  prometheusLinger: number;
 }
 
 
@@ -135,16 +141,21 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
   const plan = calibrationPlan(options);
   try {
     if (plan) return await runCalibration(config, plan, options.reportDir, progress, interrupt.signal, print);
-    const outcome = await simulate(config, thresholds, options.reportDir, progress, interrupt.signal);
-    print(`\n${renderTable(outcome.summary)}\n`);
-    print(`reports: ${outcome.reportDir}/summary.json, ${outcome.reportDir}/report.html\n`);
+    // The table and the reports first, then the metrics' linger (if any).
+    const outcome = await withPrometheus(options, print, interrupt.signal, async (onEvent) => {
+      const done = await simulate(config, thresholds, options.reportDir, onEvent ? (e) => (onEvent(e), progress(e)) : progress, interrupt.signal);
+      print(`\n${renderTable(done.summary)}\n`);
+      print(`reports: ${done.reportDir}/summary.json, ${done.reportDir}/report.html\n`);
+      return done;
+    });
     if (outcome.exitCode === EXIT.breached) console.error('dhi simulate: a threshold was breached');
     if (outcome.exitCode === EXIT.interrupted) console.error('dhi simulate: interrupted (the reports cover the run until Ctrl-C)');
     process.exitCode = outcome.exitCode;
   } catch (error) {
-    if (error instanceof FleetError || error instanceof SimulationError || error instanceof ControlError || error instanceof CalibrationError) {
-      console.error(`dhi simulate: ${error.message}`);
-      process.exitCode = (error instanceof FleetError && error.usage) || error instanceof CalibrationError ? EXIT.usage : EXIT.failed;
+    const usage = (error instanceof FleetError && error.usage) || error instanceof CalibrationError || error instanceof ExporterError;
+    if (usage || error instanceof FleetError || error instanceof SimulationError || error instanceof ControlError) {
+      console.error(`dhi simulate: ${(error as Error).message}`);
+      process.exitCode = usage ? EXIT.usage : EXIT.failed;
     } else throw error;
   } finally {
     interrupt.dispose();

@@ -1,7 +1,7 @@
 // What a simulation is given and what it gives back, shared by the engine, the fleet runner, the
 // presenters and the calibration: the run's configuration (validated at the edge from the CLI's
 // options), the events the engine emits, and its result.
-import type { Aggregate, IntervalView, PathName, Phase } from './metrics.js';
+import type { Aggregate, IntervalView, MetricsDelta, PathName, Phase } from './metrics.js';
 import type { Scenario } from './scenario.js';
 
 export interface SimulationConfig {
@@ -34,7 +34,9 @@ export type EngineEvent =
   | { type: 'phase'; phase: 'fleet' | 'running' | 'steady' | 'stopping' | 'cleanup'; message: string }
   | { type: 'fleet-progress'; done: number; total: number }
   | { type: 'tick'; second: number; online: number; devices: number; phase: Phase; paths: Partial<Record<PathName, IntervalView>> }
-  | { type: 'warning'; message: string };
+  | { type: 'warning'; message: string }
+  /** A measurement delta as it is folded into the totals (about once a second per process): what an exporter reads. */
+  | { type: 'measured'; delta: MetricsDelta };
 
 export interface SimulationResult {
   config: SimulationConfig;

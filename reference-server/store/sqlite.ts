@@ -1,17 +1,17 @@
-// The embedded default store: one SQLite file (WAL, every commit fsynced before it is answered:
+// The embedded default store: one SQLite file (WAL, every commit synced before it is answered:
 // see group-commit.ts) through better-sqlite3.
 // Statements are prepared once; device lookups by token are cached for the hot path.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { openDatabase } from './sqlite-connection.js';
+import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
 import type Database from 'better-sqlite3';
 import { migrate } from './sqlite-schema.js';
 import { createGroupCommit } from './group-commit.js';
 import { createTelemetryCommitter } from './telemetry-committer.js';
 import { fromRow, toCell, type KvRow } from './sqlite-values.js';
 import {
-  customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
+  apiKeyCells, apiKeyFrom, customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
   updateOf, userCells, userFrom, type Row,
 } from './sqlite-rows.js';
 import { createLists } from './sqlite-list-specs.js';
@@ -28,14 +28,22 @@ const ATTRIBUTE_CACHE_DEVICES = 50_000;
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
   keys ? entries.filter((e) => keys.includes(e.key)) : entries;
 
-export function createSqliteStore(path: string): Store {
+export interface StoreOptions extends ConnectionOptions {
+  /** The number of writes of each transaction the group commit runs (dhi serve --metrics). */
+  onCommitBatch?(writes: number): void;
+}
+
+/** `options`: settings of every connection to the file (tests fill a store with maxPageCount), and hooks. */
+export function createSqliteStore(path: string, options: StoreOptions = {}): Store {
+  // The connection settings also go to the telemetry worker, which takes no functions.
+  const { onCommitBatch, ...connection } = options;
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true });
-  const db = openDatabase(path);
+  const db = openDatabase(path, connection);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
-  const committer = onDisk ? createTelemetryCommitter(path) : undefined;
-  const group = createGroupCommit(db, onDisk ? `${path}-wal` : undefined, telemetry, committer);
+  const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
+  const group = createGroupCommit(db, telemetry, committer, onCommitBatch);
   const lists = createLists(db);
 
   const q = {
@@ -100,6 +108,11 @@ export function createSqliteStore(path: string): Store {
     userById: db.prepare('SELECT * FROM users WHERE id = ?'),
     userByEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
     deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
+    insertApiKey: insertOf(db, 'api_keys', apiKeyCells),
+    updateApiKey: updateOf(db, 'api_keys', apiKeyCells),
+    deleteApiKey: db.prepare('DELETE FROM api_keys WHERE id = ?'),
+    apiKeyById: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+    apiKeyByHash: db.prepare('SELECT * FROM api_keys WHERE value_hash = ?'),
     setRule: db.prepare('INSERT OR REPLACE INTO rules (method, type, reply) VALUES (?, ?, ?)'),
     deleteRule: db.prepare('DELETE FROM rules WHERE method = ?'),
     rule: db.prepare('SELECT * FROM rules WHERE method = ?'),
@@ -243,6 +256,13 @@ export function createSqliteStore(path: string): Store {
     userByEmail: one(q.userByEmail, userFrom),
     deleteUser: (id) => void q.deleteUser.run(id),
     listUsers: lists.users,
+
+    insertApiKey: (k) => void q.insertApiKey.run(apiKeyCells(k)),
+    updateApiKey: (k) => void q.updateApiKey.run(apiKeyCells(k)),
+    deleteApiKey: (id) => void q.deleteApiKey.run(id),
+    apiKeyById: one(q.apiKeyById, apiKeyFrom),
+    apiKeyByHash: one(q.apiKeyByHash, apiKeyFrom),
+    listApiKeys: (userId, query) => lists.apiKeys(query, { userId }),
 
     setRule: (r) => void q.setRule.run(r.method, r.type, r.reply === undefined ? null : JSON.stringify(r.reply)),
     deleteRule: (method) => q.deleteRule.run(method).changes > 0,
