@@ -76,10 +76,17 @@ export function createDevice(index: number, token: string, templates: DeviceTemp
 
 const ERROR_PAUSE_MS = 1000; // after a failed poll, so a broken server is not hammered in a loop
 
-/** An HTTP/1.1 request's text; a body is JSON. */
-export function requestText(method: string, path: string, host: string, body?: string): string {
-  if (body === undefined) return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n\r\n`;
-  return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+/** An HTTP/1.1 request's text; a body is JSON; `headers`: more header lines, each ending in CRLF. */
+export function requestText(method: string, path: string, host: string, body?: string, headers = ''): string {
+  if (body === undefined) return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n${headers}\r\n`;
+  return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n${headers}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+const NOT_ASCII = /[\x80-\xff]/;
+
+/** A body read as latin1 (one char per byte), as the UTF-8 text it is. */
+export function utf8(latin1: string): string {
+  return NOT_ASCII.test(latin1) ? Buffer.from(latin1, 'latin1').toString('utf8') : latin1;
 }
 
 /**
@@ -199,7 +206,7 @@ export function pollRpc(device: VirtualDevice, first = false): void {
 function pollAnswer(ex: Exchange, errorPath: PathName, again: (device: VirtualDevice) => void): string | null | undefined {
   const device = ex.owner as VirtualDevice;
   const { ctx } = device;
-  if (ex.status === 200 && !ex.failure) return Buffer.from(ex.body, 'latin1').toString('utf8');
+  if (ex.status === 200 && !ex.failure) return utf8(ex.body);
   if (!ex.failure && (ex.status === 408 || ex.status === 504)) {
     ctx.recorder.count('pollTimeouts');
     return null;

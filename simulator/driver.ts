@@ -9,7 +9,7 @@
 import { startArrivals, type Arrivals } from './arrivals.js';
 import { monoNow } from './clock.js';
 import type { Control } from './control.js';
-import { PUSH_SENT_AT, PUSH_SEQ, recordExchange, requestText, statusOutcome } from './device.js';
+import { PUSH_SENT_AT, PUSH_SEQ, recordExchange, requestText, statusOutcome, utf8 } from './device.js';
 import type { Outcome, PathName, Recorder } from './metrics.js';
 import { createPacer } from './pacer.js';
 import { fill } from './routes.js';
@@ -73,12 +73,11 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
   let drained: (() => void) | undefined;
   let streams: Arrivals[] = [];
 
-  const textOf = (call: Call) =>
-    requestText(call.method, call.url, base.host, call.body).replace('\r\ncontent-type:', `\r\nx-authorization: ${control.authorization()}\r\ncontent-type:`);
+  const textOf = (call: Call) => requestText(call.method, call.url, base.host, call.body, `x-authorization: ${control.authorization()}\r\n`);
   const limitOf = (path: PathName) => (path === 'rpc' ? driver.rpcTimeoutMs + config.requestTimeoutMs : config.requestTimeoutMs);
   const send = (call: Call, intendedAt: number) => link.send(exchange(call.path, textOf(call), call.path === 'rpc', intendedAt, limitOf(call.path), done, call));
 
-  const rpcOutcome = (ex: Exchange): Outcome => (ex.status !== 200 ? `status ${ex.status}` : replyMatches(Buffer.from(ex.body, 'latin1').toString(), (ex.owner as Call).seq) ? 'ok' : 'mismatch');
+  const rpcOutcome = (ex: Exchange): Outcome => (ex.status !== 200 ? `status ${ex.status}` : replyMatches(utf8(ex.body), (ex.owner as Call).seq) ? 'ok' : 'mismatch');
 
   function done(ex: Exchange): void {
     const call = ex.owner as Call;

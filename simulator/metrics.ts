@@ -103,6 +103,8 @@ interface PathCell {
   okInWindow: number;
   histogram: Histogram;
   lag: Histogram;
+  /** The histograms of the previous delta, handed over in-process: reset and recorded into again at the next drain. */
+  spare: { histogram: Histogram; lag: Histogram };
   queued: number;
   queuedMs: number;
   queuedMaxMs: number;
@@ -123,15 +125,10 @@ export interface Recorder {
   drain(): MetricsDelta;
 }
 
-const newCell = (): PathCell => ({ ok: 0, errors: {}, intended: 0, sent: 0, okInWindow: 0, histogram: createHistogram(), lag: createHistogram(), queued: 0, queuedMs: 0, queuedMaxMs: 0 });
-
-/** The histogram for a delta: encoded for another process (and reset for reuse), or handed over. */
-function take(h: Histogram, encode: boolean): string | Histogram {
-  if (!encode) return h;
-  const text = encodeHistogram(h);
-  h.reset();
-  return text;
-}
+const newCell = (): PathCell => ({
+  ok: 0, errors: {}, intended: 0, sent: 0, okInWindow: 0, histogram: createHistogram(), lag: createHistogram(), queued: 0, queuedMs: 0, queuedMaxMs: 0,
+  spare: { histogram: createHistogram(), lag: createHistogram() },
+});
 
 function drainCells(cells: Map<PathName, PathCell>, encode: boolean): PathDeltas {
   const out: PathDeltas = {};
@@ -139,20 +136,29 @@ function drainCells(cells: Map<PathName, PathCell>, encode: boolean): PathDeltas
     if (!c.ok && !c.intended && !c.sent && !c.lag.totalCount && !Object.keys(c.errors).length) continue;
     out[path] = {
       ok: c.ok, errors: c.errors, intended: c.intended, sent: c.sent, okInWindow: c.okInWindow,
-      histogram: take(c.histogram, encode), lag: take(c.lag, encode), queued: c.queued, queuedMs: c.queuedMs, queuedMaxMs: c.queuedMaxMs,
+      histogram: encode ? encodeHistogram(c.histogram) : c.histogram, lag: encode ? encodeHistogram(c.lag) : c.lag,
+      queued: c.queued, queuedMs: c.queuedMs, queuedMaxMs: c.queuedMaxMs,
     };
     c.ok = c.intended = c.sent = c.okInWindow = c.queued = c.queuedMs = c.queuedMaxMs = 0;
     c.errors = {};
     if (!encode) {
-      // The drained histograms now belong to the delta.
-      c.histogram = createHistogram();
-      c.lag = createHistogram();
+      // The delta holds these histograms until the next drain (its consumers read it at once); the
+      // previous delta's are recorded into meanwhile. Two sets a path, no histogram made per second.
+      const { histogram, lag } = c.spare;
+      c.spare = { histogram: c.histogram, lag: c.lag };
+      c.histogram = histogram;
+      c.lag = lag;
     }
+    c.histogram.reset();
+    c.lag.reset();
   }
   return out;
 }
 
-/** `shipped`: the deltas go to another process (a worker's), so histograms are encoded; in-process deltas hand them over as they are. */
+/**
+ * `shipped`: the deltas go to another process (a worker's), so histograms are encoded; in-process
+ * deltas hand them over as they are, valid until the next drain.
+ */
 export function createRecorder(shipped = false): Recorder {
   const warmup = new Map<PathName, PathCell>();
   const steady = new Map<PathName, PathCell>();

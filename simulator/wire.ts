@@ -90,7 +90,7 @@ interface Conn {
   framing: Framing;
   remaining: number;
   closeAfter: boolean;
-  /** When it last became idle, and how long it may stay idle before the server may close it. */
+  /** When it last became idle, and how long it may stay idle before the server may close it (0: not known before its first answer). */
   idleSince: number;
   idleLimitMs: number;
   /** Position in the wire's list of connections (for the sweep). */
@@ -108,9 +108,14 @@ const SWEEP_MS = 100;
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 const CONN = Symbol('connection');
 type OwnedSocket = Socket & { [CONN]: Conn };
-/** undici's default: an idle connection is not reused after 4 s, nor closer than 1 s to the server's keep-alive timeout. */
+/**
+ * As undici: a connection idle this long is not reused (a fresh one is safer than one the server
+ * may be closing), unless the server says how long it keeps it (`keep-alive: timeout=N`): then
+ * until 1 s before that, for at most 10 minutes.
+ */
 const IDLE_LIMIT_MS = 4_000;
 const KEEP_ALIVE_MARGIN_MS = 1_000;
+const KEEP_ALIVE_MAX_MS = 600_000;
 
 /** The value of header `name` (lower case, with its leading CRLF) in a lower-cased head, or null. */
 export function headerValue(head: string, name: string): string | null {
@@ -126,7 +131,7 @@ function idleLimit(head: string): number {
   const at = hint?.indexOf('timeout=') ?? -1;
   if (at < 0) return IDLE_LIMIT_MS;
   const seconds = parseInt((hint as string).slice(at + 8), 10);
-  return seconds > 0 ? Math.min(IDLE_LIMIT_MS, seconds * 1000 - KEEP_ALIVE_MARGIN_MS) : IDLE_LIMIT_MS;
+  return seconds > 0 ? Math.min(KEEP_ALIVE_MAX_MS, seconds * 1000 - KEEP_ALIVE_MARGIN_MS) : IDLE_LIMIT_MS;
 }
 
 export function createWire(options: WireOptions): Wire {
@@ -236,7 +241,7 @@ export function createWire(options: WireOptions): Wire {
         if (status >= 100 && status < 200) continue; // 100 Continue and the like
         ex.status = status;
         conn.closeAfter = headerValue(head, '\r\nconnection:') === 'close';
-        conn.idleLimitMs = idleLimit(head);
+        if (conn.idleLimitMs === 0) conn.idleLimitMs = idleLimit(head); // the server's hint, read once a connection
         const length = headerValue(head, '\r\ncontent-length:');
         if (headerValue(head, '\r\ntransfer-encoding:')?.includes('chunked')) conn.framing = Framing.Chunked;
         else if (length !== null) {
@@ -284,7 +289,7 @@ export function createWire(options: WireOptions): Wire {
     const socket = tls
       ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure })
       : connectTcp({ ...socketOptions, onread: { buffer: READ_BUFFER, callback: onRead } });
-    const conn: Conn = { socket, link, current: null, buffer: '', framing: Framing.Head, remaining: 0, closeAfter: false, idleSince: 0, idleLimitMs: IDLE_LIMIT_MS, slot: conns.length };
+    const conn: Conn = { socket, link, current: null, buffer: '', framing: Framing.Head, remaining: 0, closeAfter: false, idleSince: 0, idleLimitMs: 0, slot: conns.length };
     (socket as OwnedSocket)[CONN] = conn;
     conns.push(conn);
     link.open++;
