@@ -19,12 +19,29 @@ export function encodeHistogram(histogram: Histogram): string {
   return histogram.totalCount ? encodeIntoCompressedBase64(histogram) : '';
 }
 
+/**
+ * Add `from` into `into` (both made by createHistogram): only the counts between its smallest and
+ * largest values are visited, where hdr-histogram-js's add() visits all ~21,500 of them; the
+ * exact min and max are kept. A second's delta holds a few hundred values in a narrow range.
+ */
+function addRange(into: Histogram, from: Histogram): void {
+  if (!from.totalCount) return;
+  const counts = from as JsHistogram;
+  const last = counts.countsArrayIndex(from.maxValue);
+  for (let i = counts.countsArrayIndex(from.minNonZeroValue); i <= last; i++) {
+    const n = counts.getCountAtIndex(i);
+    if (n) into.recordValueWithCount(counts.valueFromIndex(i), n);
+  }
+  into.recordValueWithCount(from.maxValue, 0);
+  into.recordValueWithCount(from.minNonZeroValue, 0);
+}
+
 /** Add a histogram, or one encoded by encodeHistogram() in another process ('' for an empty one). An empty one costs nothing. */
 export function addEncoded(into: Histogram, from: string | Histogram): void {
-  if (typeof from !== 'string') return from.totalCount ? into.add(from) : undefined;
+  if (typeof from !== 'string') return addRange(into, from);
   if (from === '') return;
   const decoded = decodeFromCompressedBase64(from, 32, false);
-  into.add(decoded);
+  addRange(into, decoded);
   decoded.destroy();
 }
 

@@ -95,8 +95,8 @@ export function reportedPaths(phases: Map<PathName, { ok: number; errors: Partia
       const into = (out[path] ??= { outcomes: {}, histogram: createHistogram(), lag: createHistogram(), queued: 0 });
       if (totals.ok) into.outcomes.ok = (into.outcomes.ok ?? 0) + totals.ok;
       for (const [cls, n] of Object.entries(totals.errors) as [ErrorClass, number][]) into.outcomes[cls] = (into.outcomes[cls] ?? 0) + n;
-      into.histogram.add(totals.histogram);
-      into.lag.add(totals.lag);
+      addEncoded(into.histogram, totals.histogram);
+      addEncoded(into.lag, totals.lag);
       into.queued += totals.queued;
     }
   }
