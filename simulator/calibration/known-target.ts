@@ -168,15 +168,14 @@ export function createKnownTarget(templates: Templates, plan: TargetPlan): Known
 
   /**
    * A request of one of the simulator's measured paths that may be refused or left unanswered:
-   * `ok` runs when it is to be answered normally. A request never answered is recorded when the
-   * client gives up on it (closes the connection), as the timeout the client must report.
+   * `ok` runs when it is to be answered normally. One the client gives up on before its answer
+   * (it closes the connection: never answered, or held longer than the client waits) is recorded
+   * then, as the timeout the client must report.
    */
   function measured(path: PathName, res: ServerResponse, arrivedAt: number, ok: () => void): void {
+    res.once('close', () => res.writableEnded || record(path, 'timeout', arrivedAt));
     const draw = random();
-    if (draw < plan.hangShare) {
-      res.once('close', () => record(path, 'timeout', arrivedAt));
-      return;
-    }
+    if (draw < plan.hangShare) return;
     if (draw < plan.hangShare + plan.errorShare) {
       afterLatency(() => send(res, 503, '{"status":503,"message":"calibration: refused on purpose","errorCode":2}') && record(path, 'status 503', arrivedAt));
       return;

@@ -59,6 +59,16 @@ function latencyFigures(path: PathName, expected: Histogram, reported: Histogram
   });
 }
 
+/**
+ * The simulator's outcomes as the target can tell them: a request the simulator cut when the run
+ * had to end (`unfinished`) and one it timed out are, for the target, both a client that gave up
+ * before its answer (`timeout`).
+ */
+function asTargetSees(outcomes: Partial<Record<Outcome, number>>): Partial<Record<Outcome, number>> {
+  const { unfinished = 0, ...rest } = outcomes;
+  return unfinished ? { ...rest, timeout: (rest.timeout ?? 0) + unfinished } : rest;
+}
+
 /** Every figure of one calibration run, in a fixed order: per path (counts, then latencies), then the run's own. */
 export function judge(records: TargetRecords, reported: Reported): Figure[] {
   const figures: Figure[] = [];
@@ -66,8 +76,9 @@ export function judge(records: TargetRecords, reported: Reported): Figure[] {
     const known = records.paths[path];
     if (!known) continue;
     const sim = reported.paths[path];
-    const classes = new Set<Outcome>([...(Object.keys(known.outcomes) as Outcome[]), ...(Object.keys(sim?.outcomes ?? {}) as Outcome[])]);
-    for (const outcome of [...classes].sort()) figures.push(exact(path, outcome, known.outcomes[outcome] ?? 0, sim?.outcomes[outcome] ?? 0));
+    const outcomes = asTargetSees(sim?.outcomes ?? {});
+    const classes = new Set<Outcome>([...(Object.keys(known.outcomes) as Outcome[]), ...(Object.keys(outcomes) as Outcome[])]);
+    for (const outcome of [...classes].sort()) figures.push(exact(path, outcome, known.outcomes[outcome] ?? 0, outcomes[outcome] ?? 0));
     const held = createHistogram();
     addEncoded(held, known.held);
     figures.push(...latencyFigures(path, held, sim?.histogram ?? createHistogram()));

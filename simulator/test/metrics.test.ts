@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { monoNow } from '../clock.js';
 import { latencyStats } from '../histograms.js';
 import { createAggregate, createRecorder } from '../metrics.js';
+import { sendSummary } from '../report/summary.js';
 
 describe('metrics', () => {
   it('drains deltas that an aggregate folds into totals, timelines and intervals', () => {
@@ -86,6 +87,26 @@ describe('metrics', () => {
     const stats = latencyStats(aggregate.phases.warmup.get('rpc')!.histogram);
     expect(stats.max).toBeGreaterThanOrEqual(1234.567);
     for (const p of [stats.p50, stats.p90, stats.p99, stats['p99.9']]) expect(p).toBeLessThanOrEqual(stats.max);
+  });
+
+  it('says when the generator, not the target, limited a path: a backlog, a drop, or sends late beyond 1 ms and 5 % of the p99', () => {
+    const totals = (lags: number[], queued = 0, dropped = 0) => {
+      const recorder = createRecorder();
+      const aggregate = createAggregate();
+      const now = monoNow();
+      for (const lag of lags) recorder.left('telemetry', now, lag, 0);
+      for (let i = 0; i < queued; i++) recorder.left('telemetry', now, 0.3, 0.2);
+      for (let i = 0; i < dropped; i++) recorder.record('telemetry', 'dropped', now, 'untimed');
+      aggregate.absorb(recorder.drain(), 0);
+      return aggregate.phases.warmup.get('telemetry')!;
+    };
+    const onTime = Array.from({ length: 100 }, () => 0.3);
+    const late = Array.from({ length: 100 }, () => 2);
+    expect(sendSummary(totals(onTime), 20)).toMatchObject({ generatorLimited: false, queued: { count: 0 } });
+    expect(sendSummary(totals(late), 20)).toMatchObject({ generatorLimited: true, reason: 'requests left up to 2 ms late (p99)' });
+    expect(sendSummary(totals(late), 1000)?.generatorLimited).toBe(false); // 2 ms is 0.2 % of a 1 s p99
+    expect(sendSummary(totals(onTime, 3), 20)).toMatchObject({ generatorLimited: true, reason: '3 request(s) waited for a connection (up to 0.2 ms)' });
+    expect(sendSummary(totals([], 0, 4), 20)).toMatchObject({ generatorLimited: true, reason: '4 request(s) never left (dropped)' });
   });
 
   it('reports devices online once, with their fleet index', () => {
