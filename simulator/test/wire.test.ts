@@ -4,6 +4,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDevice, startTestServer, stopTestServer } from '../../reference-server/test/helpers.js';
 import { classifyError } from '../http.js';
 import { monoNow } from '../clock.js';
 import { requestText } from '../device.js';
@@ -165,6 +166,21 @@ describe('the wire', () => {
     expect((await send(w.link(), 'POST', '/api/v1/t/telemetry', '{}')).failure).toBe('reset');
     w.destroy('unfinished');
     await new Promise((resolve) => dropper.close(resolve));
+  });
+
+  it('speaks TLS too (a self-signed server, without certificate checks), keeping the connection', async () => {
+    const tls = await startTestServer({ httpsPort: 0 });
+    try {
+      const device = await createDevice(tls.ctx);
+      const w = createWire({ url: tls.httpsUrl!, insecure: true, maxConnectionsPerLink: 2, maxConnections: 10 });
+      const link = w.link();
+      for (let i = 0; i < 3; i++) expect(await send(link, 'POST', `/api/v1/${device.token}/telemetry`, `{"n":${i}}`)).toMatchObject({ status: 200, failure: null });
+      expect(JSON.parse((await send(link, 'GET', `/api/v1/${device.token}/attributes`)).body)).toEqual({});
+      expect(w.opened).toBe(1);
+      w.destroy('unfinished');
+    } finally {
+      await stopTestServer(tls);
+    }
   });
 
   it('classifies errors by code, through causes, and falls back to "other"', () => {
