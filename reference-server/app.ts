@@ -158,7 +158,17 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     ctx.rpc.close();
     done();
   });
+  // A store that cannot take writes is one warning when it begins and one when it ends, not a line
+  // per refused request (errors.ts answers each 503).
+  const unwatch = store.watchOutages((outage) => {
+    if (outage.state === 'began') {
+      app.log.warn(`the store (${config.db}) cannot take writes: ${outage.error.message}; writes answer 503 until it can, reads go on`);
+    } else {
+      app.log.warn(`the store (${config.db}) takes writes again, after ${(outage.ms / 1000).toFixed(1)} s and ${outage.refused} refused writes`);
+    }
+  });
   app.addHook('onClose', async () => {
+    unwatch();
     if (!options.store) await store.close();
   });
   return app;

@@ -3,6 +3,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from './app.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
@@ -30,13 +31,15 @@ function urlOf(scheme: string, host: string, address: AddressInfo): string {
 export interface StartOptions {
   /** Serve this store instead of opening config.db (tests fill one up); closed with the server. */
   store?: Store;
+  /** Where the log lines go (stdout by default). */
+  logStream?: DestinationStream;
 }
 
 export async function startServer(input: Partial<ServerConfig> = {}, options: StartOptions = {}): Promise<RunningServer> {
   const config = validateConfig(input);
   // The store outlives the app's own close: it is closed once both listeners have drained.
   const store = options.store ?? createSqliteStore(config.db);
-  const app = await buildApp(config, { store });
+  const app = await buildApp(config, { store, logStream: options.logStream });
   let https: HttpsServer | undefined;
   // Fastify runs this after buildApp's preClose (polls answered, answers marked Connection: close),
   // and closes its HTTP server only afterwards: both listeners drain here, together.

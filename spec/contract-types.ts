@@ -2322,10 +2322,10 @@ export interface components {
             /** @description What was wrong. */
             message: string | null;
             /**
-             * @description 2 general, 10 authentication, 20 permission denied, 31 bad request parameters, 32 item not found, 33 too many requests.
+             * @description 2 general, 10 authentication, 20 permission denied, 31 bad request parameters, 32 item not found, 33 too many requests, 46 database (the store cannot take writes).
              * @enum {integer}
              */
-            errorCode: 2 | 10 | 11 | 20 | 30 | 31 | 32 | 33 | 34 | 35 | 40 | 45;
+            errorCode: 2 | 10 | 11 | 20 | 30 | 31 | 32 | 33 | 34 | 35 | 40 | 45 | 46;
             /** Format: int64 */
             timestamp: number;
         };
@@ -2992,6 +2992,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The store cannot take writes for now (dhi): its disk, or its size limit, is full, the disk
+         *     failed a write or a sync, or another process holds the database. Nothing of the request was
+         *     stored; reads go on, and the same request succeeds once the cause is gone, without a restart
+         *     of the server. errorCode 46 is ThingsBoard's DATABASE (which it answers 500).
+         */
+        StoreUnavailable: {
+            headers: {
+                /** @description Seconds to wait before sending the write again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The device's reply document; for a persistent command `{rpcId}` at once. */
         RpcResult: {
             headers: {
@@ -3227,6 +3243,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getAttributes: {
@@ -3285,6 +3302,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     subscribeAttributes: {
@@ -3427,6 +3445,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     postClaim: {
@@ -3452,6 +3471,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     postProvision: {
@@ -3480,6 +3500,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getFirmware: {
@@ -3596,6 +3617,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getCustomer: {
@@ -3640,6 +3662,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveUser: {
@@ -3671,6 +3694,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUserToken: {
@@ -3770,6 +3794,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     changePassword: {
@@ -3800,6 +3825,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUserPasswordPolicy: {
@@ -4223,6 +4249,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUserTokenAccessEnabled: {
@@ -4296,6 +4323,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDevice: {
@@ -4328,6 +4356,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDevice: {
@@ -4372,6 +4401,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDeviceCredentials: {
@@ -4650,6 +4680,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     unassignDeviceFromCustomer: {
@@ -4676,6 +4707,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDeviceWithCredentials: {
@@ -4708,6 +4740,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     updateDeviceCredentials: {
@@ -4736,6 +4769,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDevicesByIds: {
@@ -5284,6 +5318,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDeviceAttributesV1: {
@@ -5321,6 +5356,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteDeviceAttributes: {
@@ -5363,6 +5399,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDeviceAttributes: {
@@ -5760,6 +5797,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDeviceTimeseriesWithTtl: {
@@ -5799,6 +5837,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteDeviceTimeseries: {
@@ -5847,6 +5886,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDeviceAttributesByDeviceId: {
@@ -5871,6 +5911,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteDeviceAttributesByDeviceId: {
@@ -5900,6 +5941,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     sendOneWayRpcV1: {
@@ -5923,6 +5965,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
             409: components["responses"]["RpcNotDelivered"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     sendRpcV1: {
@@ -5948,6 +5991,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             408: components["responses"]["RpcTimeout"];
             409: components["responses"]["RpcNotDelivered"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     sendOneWayRpcV2: {
@@ -5970,6 +6014,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
+            503: components["responses"]["StoreUnavailable"];
             504: components["responses"]["RpcGatewayTimeout"];
         };
     };
@@ -5994,6 +6039,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
             406: components["responses"]["NotAcceptable"];
+            503: components["responses"]["StoreUnavailable"];
             504: components["responses"]["RpcGatewayTimeout"];
         };
     };
@@ -6039,6 +6085,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getPersistentRpcByDevice: {
@@ -6103,6 +6150,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getOtaPackage: {
@@ -6169,6 +6217,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteOtaPackage: {
@@ -6187,6 +6236,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     downloadOtaPackage: {
@@ -6327,6 +6377,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDeviceProfile: {
@@ -6371,6 +6422,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDeviceProfiles: {
@@ -6618,6 +6670,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     claimDevice: {
@@ -6659,6 +6712,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     reclaimDevice: {
@@ -6677,6 +6731,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     listRules: {
@@ -6728,6 +6783,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteRule: {
@@ -6745,6 +6801,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
 }

@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import { migrate } from './sqlite-schema.js';
 import { createGroupCommit } from './group-commit.js';
 import { createTelemetryCommitter } from './telemetry-committer.js';
+import { createWriteOutages } from './write-outages.js';
 import { fromRow, toCell, type KvRow } from './sqlite-values.js';
 import {
   customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
@@ -28,15 +29,20 @@ const ATTRIBUTE_CACHE_DEVICES = 50_000;
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
   keys ? entries.filter((e) => keys.includes(e.key)) : entries;
 
-/** `options`: settings of every connection to the file (tests fill a store with maxPageCount). */
-export function createSqliteStore(path: string, options: ConnectionOptions = {}): Store {
+export interface SqliteStoreOptions extends ConnectionOptions {
+  /** write-outages.ts: how long writes must go through before a spell of refusals is over. */
+  outageQuietMs?: number;
+}
+
+/** `options`: tests fill a store (maxPageCount) and see its spells of refusals end at once (outageQuietMs 0). */
+export function createSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true });
   const db = openDatabase(path, options);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
   const committer = onDisk ? createTelemetryCommitter(path, options) : undefined;
-  const group = createGroupCommit(db, telemetry, committer);
+  const group = createGroupCommit(db, telemetry, committer, createWriteOutages(options.outageQuietMs));
   const lists = createLists(db);
 
   const q = {
@@ -140,6 +146,7 @@ export function createSqliteStore(path: string, options: ConnectionOptions = {})
     ...createAggregation(db),
     ...createCredentialQueries(db),
     write: group.write,
+    watchOutages: group.watchOutages,
     async close() {
       await group.close();
       await committer?.close();

@@ -10,6 +10,27 @@ export type JsonObject = { [key: string]: JsonValue };
 /** A write names a row (a device) deleted while the request was on its way. */
 export class DeletedMeanwhile extends Error {}
 
+/**
+ * The store cannot take writes for now: its disk (or its size limit) is full, the disk failed a write
+ * or a sync, or another process holds the database. Nothing of the write was kept; reads go on, and
+ * writes succeed again once the cause is gone, without a restart.
+ */
+export class StoreUnavailable extends Error {
+  constructor(
+    message: string,
+    /** SQLite's extended result code (SQLITE_FULL, SQLITE_IOERR_FSYNC, ...). */
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/** A spell of writes refused with StoreUnavailable: told once when it begins and once when it ends. */
+export type WriteOutage =
+  | { state: 'began'; error: StoreUnavailable }
+  | { state: 'ended'; refused: number; ms: number };
+
 export type Scope = 'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE';
 export type ValueType = 'BOOLEAN' | 'LONG' | 'DOUBLE' | 'STRING' | 'JSON';
 
@@ -251,6 +272,11 @@ export interface Store {
    */
   write<T, A = undefined>(fn: (arg: A) => T, arg?: A): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Tells `listener` when writes begin to be refused with StoreUnavailable and when they go through
+   * again (once each, not once per write); returns what stops it.
+   */
+  watchOutages(listener: (outage: WriteOutage) => void): () => void;
 
   // devices
   /** The device with this access token (ACCESS_TOKEN credentials only: the HTTP device API). */
