@@ -3,11 +3,15 @@
 import type { Control } from './control/index.js';
 import type { Exchange, Reply, RequestSpec } from './client.js';
 import type { DeviceFixture } from './control/devices.js';
-import { SEVERITIES, type Failure, type Severity } from './verdict.js';
+import { blocks, SEVERITIES, type Failure, type Severity } from './verdict.js';
 
 export type Outcome = 'pass' | 'fail' | 'skipped' | 'error';
 
+/** What an expectations file (--expect) may say a case ends as: a known departure, never a pass. */
+export type ExpectedOutcome = Exclude<Outcome, 'pass'>;
+
 export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'skipped', 'error'];
+export const EXPECTED_OUTCOMES: readonly ExpectedOutcome[] = ['fail', 'error', 'skipped'];
 
 /** Device request: the operationId names the contract operation its response is validated against. */
 export interface DeviceRequest extends RequestSpec {
@@ -61,6 +65,16 @@ export interface CaseRecord {
   notes?: string[];
   durationMs: number;
   transcript: Exchange[];
+  /** The entry of the expectations file (--expect) for this case, and whether the outcome matched it. */
+  expected?: ExpectationMatch;
+}
+
+/** An expectations entry applied to a record: `held` when the case ended as the entry says. */
+export interface ExpectationMatch {
+  outcome: ExpectedOutcome;
+  reason: string;
+  agent?: string;
+  held: boolean;
 }
 
 // Groups 1-6 as design.md lists them; 7 is robustness (run with --robustness).
@@ -93,3 +107,19 @@ export function catalogueProblems(cases: readonly Case[]): string[] {
   }
   return problems;
 }
+
+/**
+ * Does this record fail the run? An expectations entry decides alone: the run fails when the case
+ * did not end as the entry says (a pass included: strict, so the file never goes stale). Without
+ * one, a failure or error blocks at MUST (and SHOULD under --strict), and a MUST case that did not
+ * run blocks unless --allow-skips.
+ */
+export function blocksRun(r: CaseRecord, strict: boolean, allowSkips = false): boolean {
+  if (r.expected) return !r.expected.held;
+  return (r.outcome === 'fail' && blocks(r.failedSeverity ?? r.severity, strict))
+    || (r.outcome === 'error' && blocks(r.severity, strict))
+    || (r.outcome === 'skipped' && r.severity === 'MUST' && !allowSkips);
+}
+
+/** A known departure: the case ended as its expectations entry says (counted apart from failures). */
+export const expectedDeparture = (r: CaseRecord): boolean => r.expected?.held === true;

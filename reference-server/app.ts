@@ -14,12 +14,14 @@ import { createSqliteStore } from './store/sqlite.js';
 import { deviceApiHandlers } from './device-api/index.js';
 import { createControlApi } from './control-api/index.js';
 import { registerUploadRoute, UPLOAD_PATH } from './control-api/upload.js';
+import { registerTextBodyRoutes } from './text-body.js';
 import { limitFor } from './payload-limits.js';
 import { methodsByPath, registerRoutes } from './routes.js';
 import { createBodyValidator } from './validation.js';
 import { debugRequestLogs, logSerializers, staticSegmentsOf } from './logging.js';
 import { lingerOnClose } from './lingering-close.js';
 import type { ServerContext } from './context.js';
+import { createServerMetrics, type ServerMetrics } from './metrics.js';
 import type { DeviceRecord, Store } from './store/types.js';
 
 declare module 'fastify' {
@@ -33,15 +35,19 @@ export interface BuildOptions {
   store?: Store;
   /** Where the log lines go (stdout by default). */
   logStream?: DestinationStream;
+  /** The metrics of config.metrics, when the caller made them (to hand their hook to its store too). */
+  metrics?: ServerMetrics;
 }
 
 export async function buildApp(input: Partial<ServerConfig> = {}, options: BuildOptions = {}): Promise<FastifyInstance> {
   const config = validateConfig(input);
   const contract = await loadContract();
-  const store = options.store ?? createSqliteStore(config.db);
+  const metrics = config.metrics ? (options.metrics ?? createServerMetrics()) : undefined;
+  const store = options.store ?? createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
   const polls = createLongPolls();
   const ctx: ServerContext = {
     config,
+    listening: {},
     store,
     polls,
     rpc: createRpcService(store, polls),
@@ -75,6 +81,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   app.decorate('dhi', ctx);
   app.decorateRequest('device', null as unknown as DeviceRecord);
   app.decorateRequest('rawBody', null);
+  metrics?.register(app, polls);
   app.setValidatorCompiler(createBodyValidator());
   app.setErrorHandler(errorHandler);
 
@@ -120,9 +127,12 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   const handlers = { ...deviceApiHandlers(ctx), ...control.handlers };
   const hooks = { device: authenticateDevice, user: control.authenticate };
   const isUpload = (op: Operation) => op.method === 'post' && op.path === UPLOAD_PATH;
-  registerRoutes(app, contract.operations.filter((op) => !isUpload(op)), handlers, hooks, config.payloadLimits);
+  const isText = (op: Operation) => op.requestBody?.contentType === 'text/plain';
+  registerRoutes(app, contract.operations.filter((op) => !isUpload(op) && !isText(op)), handlers, hooks, config.payloadLimits);
   await registerUploadRoute(app, limitFor(UPLOAD_PATH, config.payloadLimits), (context) =>
     registerRoutes(context, contract.operations.filter(isUpload), handlers, hooks, config.payloadLimits));
+  await registerTextBodyRoutes(app, (context) =>
+    registerRoutes(context, contract.operations.filter(isText), handlers, hooks, config.payloadLimits));
 
   const allowed = methodsByPath(contract);
   app.setNotFoundHandler((request, reply) => {

@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
 import { createSqliteStore } from './store/sqlite.js';
+import { createServerMetrics } from './metrics.js';
 import type { Store } from './store/types.js';
 import { answerUnavailable, connectionOptions, drain, listenError, listenOn, protect, trackConnections } from './listeners.js';
 
@@ -38,8 +39,9 @@ export interface StartOptions {
 export async function startServer(input: Partial<ServerConfig> = {}, options: StartOptions = {}): Promise<RunningServer> {
   const config = validateConfig(input);
   // The store outlives the app's own close: it is closed once both listeners have drained.
-  const store = options.store ?? createSqliteStore(config.db);
-  const app = await buildApp(config, { store, logStream: options.logStream });
+  const metrics = config.metrics ? createServerMetrics() : undefined;
+  const store = options.store ?? createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
+  const app = await buildApp(config, { store, metrics, logStream: options.logStream });
   let https: HttpsServer | undefined;
   // Fastify runs this after buildApp's preClose (polls answered, answers marked Connection: close),
   // and closes its HTTP server only afterwards: both listeners drain here, together.
@@ -73,6 +75,8 @@ export async function startServer(input: Partial<ServerConfig> = {}, options: St
     throw error;
   }
 
+  app.dhi.listening.http = (app.server.address() as AddressInfo).port;
+  app.dhi.listening.https = https && (https.address() as AddressInfo).port;
   return {
     app,
     httpUrl: urlOf('http', config.host, app.server.address() as AddressInfo),

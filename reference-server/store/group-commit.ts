@@ -93,9 +93,14 @@ export interface Offload {
   commit(rows: unknown[], done: (error: Error | null) => void): void;
 }
 
-/** `outages`: where refusals and commits are told (its watchers learn of spells of refusals). */
+/**
+ * `onBatch`: told the number of writes of each batch as it is taken (dhi serve --metrics counts the
+ * batch sizes through it). `outages`: where refusals and commits are told (its watchers learn of
+ * spells of refusals).
+ */
 export function createGroupCommit<B = never>(
-  db: Database, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload, outages: WriteOutages = createWriteOutages(),
+  db: Database, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload, onBatch?: (writes: number) => void,
+  outages: WriteOutages = createWriteOutages(),
 ): GroupCommit<B> {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
@@ -156,6 +161,7 @@ export function createGroupCommit<B = never>(
     const batch = queue;
     queue = [];
     unbuffered = 0;
+    onBatch?.(batch.length);
     return batch;
   }
 

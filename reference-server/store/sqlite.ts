@@ -12,7 +12,7 @@ import { createTelemetryCommitter } from './telemetry-committer.js';
 import { createWriteOutages } from './write-outages.js';
 import { fromRow, toCell, type KvRow } from './sqlite-values.js';
 import {
-  customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
+  apiKeyCells, apiKeyFrom, customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
   updateOf, userCells, userFrom, type Row,
 } from './sqlite-rows.js';
 import { createLists } from './sqlite-list-specs.js';
@@ -29,20 +29,27 @@ const ATTRIBUTE_CACHE_DEVICES = 50_000;
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
   keys ? entries.filter((e) => keys.includes(e.key)) : entries;
 
-export interface SqliteStoreOptions extends ConnectionOptions {
+export interface StoreOptions extends ConnectionOptions {
+  /** The number of writes of each transaction the group commit runs (dhi serve --metrics). */
+  onCommitBatch?(writes: number): void;
   /** write-outages.ts: how long writes must go through before a spell of refusals is over. */
   outageQuietMs?: number;
 }
 
-/** `options`: tests fill a store (maxPageCount) and see its spells of refusals end at once (outageQuietMs 0). */
-export function createSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
+/**
+ * `options`: settings of every connection to the file (tests fill a store with maxPageCount), hooks,
+ * and how soon a spell of refused writes ends (tests: at once, outageQuietMs 0).
+ */
+export function createSqliteStore(path: string, options: StoreOptions = {}): Store {
+  // The connection settings also go to the telemetry worker, which takes no functions.
+  const { onCommitBatch, outageQuietMs, ...connection } = options;
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true });
-  const db = openDatabase(path, options);
+  const db = openDatabase(path, connection);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
-  const committer = onDisk ? createTelemetryCommitter(path, options) : undefined;
-  const group = createGroupCommit(db, telemetry, committer, createWriteOutages(options.outageQuietMs));
+  const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
+  const group = createGroupCommit(db, telemetry, committer, onCommitBatch, createWriteOutages(outageQuietMs));
   const lists = createLists(db);
 
   const q = {
@@ -107,6 +114,11 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     userById: db.prepare('SELECT * FROM users WHERE id = ?'),
     userByEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
     deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
+    insertApiKey: insertOf(db, 'api_keys', apiKeyCells),
+    updateApiKey: updateOf(db, 'api_keys', apiKeyCells),
+    deleteApiKey: db.prepare('DELETE FROM api_keys WHERE id = ?'),
+    apiKeyById: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+    apiKeyByHash: db.prepare('SELECT * FROM api_keys WHERE value_hash = ?'),
     setRule: db.prepare('INSERT OR REPLACE INTO rules (method, type, reply) VALUES (?, ?, ?)'),
     deleteRule: db.prepare('DELETE FROM rules WHERE method = ?'),
     rule: db.prepare('SELECT * FROM rules WHERE method = ?'),
@@ -251,6 +263,13 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
     userByEmail: one(q.userByEmail, userFrom),
     deleteUser: (id) => void q.deleteUser.run(id),
     listUsers: lists.users,
+
+    insertApiKey: (k) => void q.insertApiKey.run(apiKeyCells(k)),
+    updateApiKey: (k) => void q.updateApiKey.run(apiKeyCells(k)),
+    deleteApiKey: (id) => void q.deleteApiKey.run(id),
+    apiKeyById: one(q.apiKeyById, apiKeyFrom),
+    apiKeyByHash: one(q.apiKeyByHash, apiKeyFrom),
+    listApiKeys: (userId, query) => lists.apiKeys(query, { userId }),
 
     setRule: (r) => void q.setRule.run(r.method, r.type, r.reply === undefined ? null : JSON.stringify(r.reply)),
     deleteRule: (method) => q.deleteRule.run(method).changes > 0,
