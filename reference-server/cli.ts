@@ -2,6 +2,7 @@
 import { EXIT } from '../cli/exit-codes.js';
 import { ConfigError, defaultConfig, type ServerConfig } from './config.js';
 import { ListenError } from './listeners.js';
+import { StoreFileError } from './store/types.js';
 import { startServer, type RunningServer } from './server.js';
 import { DEFAULT_ADMIN } from './control-api/auth.js';
 import { METRICS_PATH } from './metrics.js';
@@ -92,6 +93,11 @@ export async function runServe(options: ServeOptions): Promise<void> {
     if (error instanceof ListenError) {
       console.error(`dhi serve: ${error.message}`);
       process.exitCode = EXIT.failed;
+      return;
+    }
+    if (error instanceof StoreFileError) {
+      console.error(`dhi serve: ${error.message}`);
+      process.exitCode = EXIT.cannotRun;
       return;
     }
     throw error;

@@ -3974,6 +3974,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUserApiKeys: {
@@ -4039,6 +4040,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     enableApiKey: {
@@ -4066,6 +4068,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteApiKey: {
@@ -4084,6 +4087,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUserToken: {
@@ -4295,6 +4299,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     requestResetPasswordByEmail: {

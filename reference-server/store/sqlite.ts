@@ -1,12 +1,9 @@
 // The embedded default store: one SQLite file (WAL, every commit synced before it is answered:
 // see group-commit.ts) through better-sqlite3.
 // Statements are prepared once; device lookups by token are cached for the hot path.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
+import type { ConnectionOptions } from './sqlite-connection.js';
 import type Database from 'better-sqlite3';
-import { migrate } from './sqlite-schema.js';
+import { openStoreFile } from './sqlite-file.js';
 import { createGroupCommit } from './group-commit.js';
 import { createTelemetryCommitter } from './telemetry-committer.js';
 import { createWriteOutages } from './write-outages.js';
@@ -44,9 +41,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   // The connection settings also go to the telemetry worker, which takes no functions.
   const { onCommitBatch, outageQuietMs, ...connection } = options;
   const onDisk = path !== ':memory:';
-  if (onDisk) mkdirSync(dirname(path), { recursive: true });
-  const db = openDatabase(path, connection);
-  migrate(db, randomUUID(), Date.now());
+  const { db, release } = openStoreFile(path, connection);
   const telemetry = createTelemetryWriter(db);
   const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
   const group = createGroupCommit(db, telemetry, committer, onCommitBatch, createWriteOutages(outageQuietMs));
@@ -163,6 +158,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
       await group.close();
       await committer?.close();
       db.close();
+      release();
     },
 
     deviceByToken(token) {

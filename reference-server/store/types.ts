@@ -26,6 +26,14 @@ export class StoreUnavailable extends Error {
   }
 }
 
+/** The store's file cannot be used (not a database, a newer schema, no access, held by another dhi serve): what and what to do. */
+export class StoreFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreFileError';
+  }
+}
+
 /** A spell of writes refused with StoreUnavailable: told once when it begins and once when it ends. */
 export type WriteOutage =
   | { state: 'began'; error: StoreUnavailable }
