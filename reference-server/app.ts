@@ -39,11 +39,15 @@ export interface BuildOptions {
   metrics?: ServerMetrics;
 }
 
+/** The store of config.db, with the server's TTL and the metrics' hook. */
+export const openStore = (config: Readonly<ServerConfig>, metrics?: ServerMetrics): Store =>
+  createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch, ttlSeconds: config.ttlSeconds });
+
 export async function buildApp(input: Partial<ServerConfig> = {}, options: BuildOptions = {}): Promise<FastifyInstance> {
   const config = validateConfig(input);
   const contract = await loadContract();
   const metrics = config.metrics ? (options.metrics ?? createServerMetrics()) : undefined;
-  const store = options.store ?? createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
+  const store = options.store ?? openStore(config, metrics);
   const polls = createLongPolls();
   const ctx: ServerContext = {
     config,

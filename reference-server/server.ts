@@ -4,10 +4,9 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { buildApp } from './app.js';
+import { buildApp, openStore } from './app.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
-import { createSqliteStore } from './store/sqlite.js';
 import { createServerMetrics } from './metrics.js';
 import type { Store } from './store/types.js';
 import { answerUnavailable, connectionOptions, drain, listenError, listenOn, protect, trackConnections } from './listeners.js';
@@ -40,7 +39,7 @@ export async function startServer(input: Partial<ServerConfig> = {}, options: St
   const config = validateConfig(input);
   // The store outlives the app's own close: it is closed once both listeners have drained.
   const metrics = config.metrics ? createServerMetrics() : undefined;
-  const store = options.store ?? createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
+  const store = options.store ?? openStore(config, metrics);
   const app = await buildApp(config, { store, metrics, logStream: options.logStream });
   let https: HttpsServer | undefined;
   // Fastify runs this after buildApp's preClose (polls answered, answers marked Connection: close),

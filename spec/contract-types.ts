@@ -1910,7 +1910,11 @@ export interface paths {
          * Save time series with a TTL
          * @description ThingsBoard - the body is the device's telemetry body (a key-value object, `{ts, values}`, or
          *     an array of them), typed as the device API types it; 400 when it holds no value. The `scope`
-         *     is ThingsBoard's `ANY` and is not used.
+         *     is ThingsBoard's `ANY` and is not used. The values expire `ttl` seconds after their
+         *     timestamp and are then deleted by the server's cleanup (dhi serve runs one every 10 s, in
+         *     small steps), as ThingsBoard's Cassandra store applies a TTL: 0 means the server's TTL
+         *     (`dhi serve --ttl`, ThingsBoard's `ts_key_value_ttl`), and when the server has one the
+         *     shorter of the two counts. Latest values stay. ThingsBoard's SQL store ignores this TTL.
          */
         post: operations["saveDeviceTimeseriesWithTtl"];
         delete?: never;
@@ -6260,7 +6264,7 @@ export interface operations {
                 /** @description A UUID as Java's UUID.fromString reads it; otherwise 400 with its message (`Invalid UUID string: x`). */
                 entityId: components["parameters"]["EntityId"];
                 scope: string;
-                /** @description Time to live in seconds; accepted and not used (ThingsBoard applies it on Cassandra only). */
+                /** @description Time to live in seconds from each value's timestamp; 0 is the server's. */
                 ttl: number;
             };
             cookie?: never;

@@ -16,7 +16,8 @@ import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
 import { createAggregation } from './sqlite-aggregate.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
-import { createTelemetryWriter, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import { createTelemetryWriter, DEVICE_NUM, KEY_ID, type TelemetryMessage } from './sqlite-telemetry.js';
+import { createRetention } from './sqlite-retention.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
@@ -31,7 +32,13 @@ export interface StoreOptions extends ConnectionOptions {
   onCommitBatch?(writes: number): void;
   /** write-outages.ts: how long writes must go through before a spell of refusals is over. */
   outageQuietMs?: number;
+  /** sqlite-retention.ts: the server's time-series TTL in seconds (0: none), and how often a cleanup pass starts. */
+  ttlSeconds?: number;
+  retentionIntervalMs?: number;
 }
+
+/** How often a retention pass starts (a pass with nothing to delete costs ~5 µs per series). */
+const RETENTION_INTERVAL_MS = 10_000;
 
 /**
  * `options`: settings of every connection to the file (tests fill a store with maxPageCount), hooks,
@@ -39,13 +46,27 @@ export interface StoreOptions extends ConnectionOptions {
  */
 export function createSqliteStore(path: string, options: StoreOptions = {}): Store {
   // The connection settings also go to the telemetry worker, which takes no functions.
-  const { onCommitBatch, outageQuietMs, ...connection } = options;
+  const { onCommitBatch, outageQuietMs, ttlSeconds = 0, retentionIntervalMs = RETENTION_INTERVAL_MS, ...connection } = options;
   const onDisk = path !== ':memory:';
   const { db, release } = openStoreFile(path, connection);
   const telemetry = createTelemetryWriter(db);
   const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
   const group = createGroupCommit(db, telemetry, committer, onCommitBatch, createWriteOutages(outageQuietMs));
   const lists = createLists(db);
+  const retention = createRetention(db, { ttlSeconds, intervalMs: retentionIntervalMs });
+  retention.start(group.write);
+  /** A message with a TTL of its own (rare: the control API): its rows and their expiry, on the event loop. */
+  const writeWithTtl = (message: TelemetryMessage & { ttlSeconds: number }) => {
+    try {
+      telemetry.add(message);
+      telemetry.flush();
+      retention.addExpiries(message.deviceId, message.entries, message.ttlSeconds);
+    } catch (error) {
+      // Key ids and device numbers learnt inside this write's savepoint are gone with it.
+      telemetry.rolledBack();
+      throw error;
+    }
+  };
 
   const q = {
     deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
@@ -155,6 +176,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     write: group.write,
     watchOutages: group.watchOutages,
     async close() {
+      await retention.stop();
       await group.close();
       await committer?.close();
       db.close();
@@ -187,7 +209,10 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
 
-    writeTelemetry: (deviceId, entries, done, ctx) => group.writeBuffered({ deviceId, entries }, done, ctx),
+    writeTelemetry(deviceId, entries, done, ctx, ttlSeconds = 0) {
+      if (ttlSeconds === 0) return group.writeBuffered({ deviceId, entries }, done, ctx);
+      group.write(writeWithTtl, { deviceId, entries, ttlSeconds }).then(() => done(null, ctx), (error: Error) => done(error, ctx));
+    },
     latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
     telemetryRange(deviceId, query: TelemetryQuery) {
       const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;

@@ -327,9 +327,10 @@ export interface Store {
   // telemetry
   /**
    * A write of its own, grouped with the others as write() does; `done` is told once it is committed
-   * and synced, or refused (group-commit.ts, buffered writes).
+   * and synced, or refused (group-commit.ts, buffered writes). `ttlSeconds`: the values' own TTL
+   * (ThingsBoard's saveEntityTelemetryWithTTL; 0 or none: the server's), sqlite-retention.ts.
    */
-  writeTelemetry<C>(deviceId: string, entries: KvEntry[], done: Written<C>, ctx: C): void;
+  writeTelemetry<C>(deviceId: string, entries: KvEntry[], done: Written<C>, ctx: C, ttlSeconds?: number): void;
   latestTelemetry(deviceId: string, keys?: string[]): KvEntry[];
   /** Values with startTs <= ts < endTs, `limit` per key, in `order` of ts. */
   telemetryRange(deviceId: string, query: TelemetryQuery): KvEntry[];
