@@ -8,7 +8,7 @@ export const EXIT = {
   failed: 1,
   /** A bad, missing or conflicting option or value; nothing ran. */
   usage: 2,
-  /** The run could not happen: the target is unreachable or refused to set it up. */
+  /** The run could not happen: the target is unreachable or refused to set it up; serve: the database cannot be used. */
   cannotRun: 3,
   /** A bug in dhi: the message comes with its stack trace. */
   internal: 70,
@@ -24,6 +24,8 @@ Exit codes (the same for every command):
        (simulate), a port is taken (serve)
   2    usage error: a bad, missing or conflicting option or value, a bad --expect
        file or a refused control API login (conform); nothing ran
-  3    could not run: the target is unreachable or refused to set up the run
+  3    could not run: the target is unreachable or refused to set up the run;
+       serve: the database cannot be used (not a database, newer, no access,
+       held by another dhi serve, no room)
   70   internal error: a bug in dhi (reported with its stack trace)
   130  interrupted (Ctrl-C)`;
