@@ -30,9 +30,12 @@ const PORTS_PER_SOURCE_ADDRESS = 25_000;
 
 /**
  * Source addresses per process: none while the system's choice has ports enough, since an
- * explicit address costs a port search in bind() for every connection; beyond that, on an IPv4
- * loopback target, each process gets its own 127.0.0.x and with it ~28k ports of its own.
- * `connections`: what the processes may open at most, all together.
+ * explicit address makes every connect() bind() first, and bind() searches the ports bound to
+ * that address: measured here with 8,000 sockets held, 1.5 ms of kernel time per new connection
+ * against 0.04 ms without (40x), which a fleet that reconnects (a device interval longer than the
+ * server's keep-alive) pays on every request. Beyond that, on an IPv4 loopback target, each
+ * process gets its own 127.0.0.x and with it ~28k ports of its own. `connections`: what the
+ * processes hold in the steady state, all together.
  */
 export function planSourceAddresses(target: string, processes: number, connections: number): string[] {
   if (connections <= PORTS_PER_SOURCE_ADDRESS || !isIpv4Loopback(target)) return [];

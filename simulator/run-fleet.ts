@@ -8,7 +8,7 @@
 import { monoNow } from './clock.js';
 import type { Control } from './control.js';
 import { startDriver, type Driver } from './driver.js';
-import { DRIVER_CONNECTIONS, groupBudget, planSourceAddresses } from './capacity.js';
+import { connectionsPerDevice, DRIVER_CONNECTIONS, groupBudget, planSourceAddresses } from './capacity.js';
 import { SimulationError, type EngineEvent, type SimulationConfig, type SimulationResult } from './simulation.js';
 import type { FleetMember } from './fleet.js';
 import { startGroup, type GroupConfig } from './group.js';
@@ -25,9 +25,10 @@ function groupConfigs(config: SimulationConfig, members: FleetMember[], template
   const { scenario } = config;
   const groups = Math.max(1, config.workers);
   const budget = groupBudget(config.workers === 0);
-  const perGroup = Math.ceil(members.length / groups);
-  const mostConnections = groups * Math.min(budget, perGroup * config.maxConnectionsPerDevice);
-  const sourceAddresses = planSourceAddresses(config.target, groups, mostConnections);
+  // Sized by the connections the devices hold in the steady state: an explicit source address
+  // makes every connect() bind, which costs ~1.5 ms of kernel time once thousands of sockets are
+  // bound (capacity.ts), so addresses are used only when the ports would otherwise run out.
+  const sourceAddresses = planSourceAddresses(config.target, groups, members.length * connectionsPerDevice(scenario));
   const configs: GroupConfig[] = [];
   for (let g = 0; g < groups; g++) {
     const devices = members.filter((m) => m.index % groups === g);
