@@ -102,6 +102,8 @@ export async function runFleet(
   const local = createRecorder();
   const driverRecorder = createRecorder();
   let failure: string | undefined;
+  /** Ends the run's wait early: a worker failed or the user interrupted (set while the run waits). */
+  let stopEarly: () => void = () => {};
   const workers: WorkerHandle[] = configs.slice(0, config.workers).map((gc, g) =>
     spawnWorker(
       gc,
@@ -109,7 +111,10 @@ export async function runFleet(
         absorb(delta);
         workerRss.set(g, rss);
       },
-      (message) => (failure ??= message),
+      (message) => {
+        failure ??= message;
+        stopEarly();
+      },
     ),
   );
   const recorders: Recorder[] = [local, driverRecorder];
@@ -131,7 +136,8 @@ export async function runFleet(
     if (config.warmupMs !== null) beginSteadyState(t0 + config.warmupMs);
     running = true;
     // The driver before the devices: it must hear of every device that comes online.
-    driver = control ? startDriver(control, { scenario, requestTimeoutMs: config.requestTimeoutMs, insecure: config.insecure, maxConnections: DRIVER_CONNECTIONS }, driverRecorder) : undefined;
+    const drives = scenario.driver.rpcRate > 0 || scenario.driver.attrRate > 0;
+    driver = control && drives ? startDriver(control, { scenario, requestTimeoutMs: config.requestTimeoutMs, insecure: config.insecure, maxConnections: DRIVER_CONNECTIONS }, driverRecorder) : undefined;
     driver?.online(onlineIds);
     checkSteady();
     const inProcess = config.workers === 0 ? startGroup(configs[0], local, () => absorb(local.drain())) : undefined;
@@ -149,15 +155,17 @@ export async function runFleet(
       emit({ type: 'tick', second: now, online: aggregate.counters.devicesOnline ?? 0, devices: members.length, phase: monoNow() >= steadyAt ? 'steady' : 'warmup', paths: aggregate.interval(now) });
     }, 1000);
 
-    // Run for the duration, or until a worker fails or the user interrupts.
+    // Run for the duration, or until a worker fails or the user interrupts (no timer polls for either).
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(end);
-        clearInterval(watch);
+        interrupt?.removeEventListener('abort', done);
         resolve();
       };
       const end = setTimeout(done, config.durationMs);
-      const watch = setInterval(() => (failure || interrupt?.aborted) && done(), 100);
+      stopEarly = done;
+      interrupt?.addEventListener('abort', done);
+      if (failure || interrupt?.aborted) done();
     });
     // Stop issuing everywhere; what is in flight may finish until the bound, polls going on meanwhile.
     const loadEnd = monoNow();

@@ -103,7 +103,8 @@ interface LinkState extends Link {
   backlog: Exchange[];
 }
 
-const SWEEP_MS = 100;
+/** How often deadlines are checked: a request ends at most this much after its limit. */
+const SWEEP_MS = 200;
 /** Where every plain-TCP connection of the process reads: each read is parsed (copied into a string) before the next. */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 const CONN = Symbol('connection');
@@ -158,12 +159,14 @@ export function createWire(options: WireOptions): Wire {
 
   /** Requests at the head of a link's backlog past their limit end as `dropped`: they never left. */
   function expire(link: LinkState, now: number): void {
+    if (!link.backlog.length) return;
     while (link.backlog.length && now - link.backlog[0].intendedAt > link.backlog[0].limitMs) drop(link.backlog.shift() as Exchange);
     if (!link.backlog.length) waiting.delete(link);
   }
 
   /** The next request of a link's backlog that is still within its limit. */
   function dequeue(link: LinkState, now: number): Exchange | undefined {
+    if (!link.backlog.length) return undefined;
     expire(link, now);
     const ex = link.backlog.shift();
     if (!link.backlog.length) waiting.delete(link);
