@@ -102,8 +102,7 @@ export function recordExchange(recorder: Recorder, ex: Exchange, timing: Timing,
   }
   const startedAt = Math.min(ex.intendedAt, ex.sentAt);
   const outcome = ex.failure ?? answered(ex);
-  recorder.left(path, startedAt, Math.max(0, ex.sentAt - ex.intendedAt), ex.queuedAt ? ex.sentAt - ex.queuedAt : 0);
-  recorder.record(path, outcome, startedAt, timing);
+  recorder.record(path, outcome, startedAt, timing, Math.max(0, ex.sentAt - ex.intendedAt), ex.queuedAt ? ex.sentAt - ex.queuedAt : 0);
   return outcome;
 }
 

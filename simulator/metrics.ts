@@ -111,10 +111,12 @@ interface PathCell {
 }
 
 export interface Recorder {
-  /** One outcome of a request that started at `startedAt` (clock.ts ms). */
-  record(path: PathName, outcome: Outcome, startedAt: number, timing: Timing): void;
-  /** A request that started at `startedAt` left `lagMs` after its intended time, `queuedMs` of it in a backlog (0: none). */
-  left(path: PathName, startedAt: number, lagMs: number, queuedMs: number): void;
+  /**
+   * One outcome of a request that started at `startedAt` (clock.ts ms). A request the simulator
+   * sent also says how late it left after its intended time (`lagMs`), `queuedMs` of it in a
+   * backlog (0: none); -1: not sent by the simulator (a poll's answer) or never sent.
+   */
+  record(path: PathName, outcome: Outcome, startedAt: number, timing: Timing, lagMs?: number, queuedMs?: number): void;
   count(counter: CounterName, n?: number): void;
   /** A device of this fleet index has its polls on the wire. */
   online(index: number): void;
@@ -173,25 +175,25 @@ export function createRecorder(shipped = false): Recorder {
     return c;
   };
   return {
-    record(path, outcome, startedAt, timing) {
+    record(path, outcome, startedAt, timing, lagMs = -1, queuedMs = 0) {
       const c = cellOf(path, startedAt);
       const now = monoNow();
       if (outcome === 'ok') {
         c.ok++;
         if (now >= steadyAt && now < endAt) c.okInWindow++;
       } else c.errors[outcome] = (c.errors[outcome] ?? 0) + 1;
+      if (lagMs >= 0) {
+        recordMicros(c.lag, lagMs * 1000);
+        if (queuedMs > 0) {
+          c.queued++;
+          c.queuedMs += queuedMs;
+          c.queuedMaxMs = Math.max(c.queuedMaxMs, queuedMs);
+        }
+      }
       if (timing === 'untimed') return;
       recordMicros(c.histogram, (now - startedAt) * 1000);
       if (timing === 'intended') c.intended++;
       else c.sent++;
-    },
-    left(path, startedAt, lagMs, queuedMs) {
-      const c = cellOf(path, startedAt);
-      recordMicros(c.lag, lagMs * 1000);
-      if (queuedMs <= 0) return;
-      c.queued++;
-      c.queuedMs += queuedMs;
-      c.queuedMaxMs = Math.max(c.queuedMaxMs, queuedMs);
     },
     count(counter, n = 1) {
       counters[counter] = (counters[counter] ?? 0) + n;

@@ -67,14 +67,16 @@ describe('metrics', () => {
     const recorder = createRecorder();
     const aggregate = createAggregate();
     const now = monoNow();
-    recorder.left('telemetry', now, 0.2, 0);
-    recorder.left('telemetry', now, 7, 6.5);
-    recorder.left('telemetry', now, 3, 2.5);
+    recorder.record('telemetry', 'ok', now, 'untimed', 0.2, 0);
+    recorder.record('telemetry', 'ok', now, 'untimed', 7, 6.5);
+    recorder.record('telemetry', 'ok', now, 'untimed', 3, 2.5);
+    recorder.record('attributePush', 'ok', now - 5, 'sent'); // a poll's answer: not sent by the simulator, no lag
     aggregate.absorb(recorder.drain(), 0);
     const totals = aggregate.phases.warmup.get('telemetry')!;
-    expect(totals).toMatchObject({ queued: 2, queuedMs: 9, queuedMaxMs: 6.5, ok: 0 });
+    expect(totals).toMatchObject({ queued: 2, queuedMs: 9, queuedMaxMs: 6.5, ok: 3 });
     expect(totals.lag.totalCount).toBe(3);
-    expect(totals.histogram.totalCount).toBe(0); // the target's time is not touched
+    expect(totals.histogram.totalCount).toBe(0); // the target's time is kept apart
+    expect(aggregate.phases.warmup.get('attributePush')!.lag.totalCount).toBe(0);
   });
 
   it('never reports a percentile above the max (a histogram bucket can reach past it)', () => {
@@ -94,8 +96,8 @@ describe('metrics', () => {
       const recorder = createRecorder();
       const aggregate = createAggregate();
       const now = monoNow();
-      for (const lag of lags) recorder.left('telemetry', now, lag, 0);
-      for (let i = 0; i < queued; i++) recorder.left('telemetry', now, 0.3, 0.2);
+      for (const lag of lags) recorder.record('telemetry', 'ok', now, 'untimed', lag, 0);
+      for (let i = 0; i < queued; i++) recorder.record('telemetry', 'ok', now, 'untimed', 0.3, 0.2);
       for (let i = 0; i < dropped; i++) recorder.record('telemetry', 'dropped', now, 'untimed');
       aggregate.absorb(recorder.drain(), 0);
       return aggregate.phases.warmup.get('telemetry')!;
