@@ -48,3 +48,13 @@ export function decimal(min: number, exclusive = false) {
     return n;
   };
 }
+
+/** A comma-separated list of integers in min..max (`1,100,1000`), in the order given, each once. */
+export function integerList(min: number, max = Number.MAX_SAFE_INTEGER) {
+  const one = integer(min, max);
+  return (value: string): number[] => {
+    const items = value.split(',').map((s) => s.trim());
+    if (items.some((s) => s === '')) throw new InvalidArgumentError(`expected integers separated by commas, got "${value}".`);
+    return [...new Set(items.map(one))];
+  };
+}

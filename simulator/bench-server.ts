@@ -1,6 +1,7 @@
 // The servers `dhi bench` measures, each in a child process of its own (so autocannon and the
-// server do not share an event loop): the reference server on a fresh database with one device,
-// or the bare Fastify baseline answering the same paths with no work behind them.
+// server do not share an event loop): the reference server on a fresh database with a fleet of
+// devices (one, or the largest --devices), or the bare Fastify baseline answering the same paths
+// with no work behind them (any token).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,8 @@ export interface BenchServer {
   url: string;
   /** A device token valid on this server. */
   token: string;
+  /** The tokens of the reference server's fleet, the first being `token` (the baseline: `token` alone). */
+  tokens: string[];
   /** Resident memory after a full GC, and the attribute polls held open. */
   memory(): Promise<ServerMemory>;
   /** CPU time (user + system, every thread) the server process has used so far, in µs. */
@@ -23,7 +26,7 @@ export interface BenchServer {
 }
 
 type FromBenchServer =
-  | { type: 'listening'; url: string; token: string }
+  | { type: 'listening'; url: string; tokens: string[] }
   | { type: 'error'; message: string }
   | ({ type: 'memory' } & ServerMemory)
   | { type: 'cpu'; micros: number };
@@ -31,14 +34,15 @@ type Answer<T extends 'memory' | 'cpu'> = Extract<FromBenchServer, { type: T }>;
 
 interface ChildServer {
   url: string;
-  token: string;
+  tokens: string[];
   openPolls(): number;
   close(): Promise<void>;
 }
 
-export function startBenchServer(kind: BenchServerKind): Promise<BenchServer> {
+/** `devices`: the reference server's fleet (created before it answers). */
+export function startBenchServer(kind: BenchServerKind, devices = 1): Promise<BenchServer> {
   // --expose-gc: memory is read after a full collection, so that garbage does not count as cost.
-  const child: ChildProcess = forkModule(import.meta.url, ['--dhi-bench-server', kind], ['--expose-gc']);
+  const child: ChildProcess = forkModule(import.meta.url, ['--dhi-bench-server', kind, String(devices)], ['--expose-gc']);
   const ask = <T extends 'memory' | 'cpu'>(type: T) =>
     new Promise<Answer<T>>((resolve) => {
       const onMessage = (message: FromBenchServer) => {
@@ -60,7 +64,8 @@ export function startBenchServer(kind: BenchServerKind): Promise<BenchServer> {
       if (message.type !== 'listening') return;
       resolve({
         url: message.url,
-        token: message.token,
+        token: message.tokens[0],
+        tokens: message.tokens,
         memory,
         cpuMicros: async () => (await ask('cpu')).micros,
         close: () =>
@@ -74,19 +79,20 @@ export function startBenchServer(kind: BenchServerKind): Promise<BenchServer> {
   });
 }
 
-async function referenceServer(): Promise<ChildServer> {
+async function referenceServer(devices: number): Promise<ChildServer> {
   const { startServer } = await import('../reference-server/server.js');
   const { newDevice } = await import('../reference-server/device-records.js');
   const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
   // One listener only, so it may take nearly all of the process's 20,000 descriptors (--hold-polls).
   const server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: join(dir, 'dhi.db'), logLevel: 'silent', maxConnections: 19_800 });
-  // The device goes straight into the store: the bench measures the device API, not the control API.
+  // The devices go straight into the store: the bench measures the device API, not the control API.
   const ctx = server.app.dhi;
-  const device = newDevice({ name: 'bench-device', profileId: ctx.store.defaultProfile().id });
-  await ctx.store.write(() => ctx.store.insertDevice(device));
+  const profileId = ctx.store.defaultProfile().id;
+  const fleet = Array.from({ length: devices }, (_, i) => newDevice({ name: devices === 1 ? 'bench-device' : `bench-device-${i}`, profileId }));
+  await ctx.store.write(() => fleet.forEach((device) => ctx.store.insertDevice(device)));
   return {
     url: server.httpUrl,
-    token: device.token,
+    tokens: fleet.map((device) => device.token),
     openPolls: () => ctx.polls.size().attributes,
     close: async () => {
       await server.close();
@@ -104,13 +110,13 @@ async function baselineServer(): Promise<ChildServer> {
     setTimeout(() => reply.code(408).send(), 1);
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  return { url, token: 'baseline', openPolls: () => 0, close: () => app.close() };
+  return { url, tokens: ['baseline'], openPolls: () => 0, close: () => app.close() };
 }
 
-async function runChild(kind: BenchServerKind): Promise<void> {
+async function runChild(kind: BenchServerKind, devices: number): Promise<void> {
   try {
-    const server = kind === 'reference' ? await referenceServer() : await baselineServer();
-    process.send?.({ type: 'listening', url: server.url, token: server.token } satisfies FromBenchServer);
+    const server = kind === 'reference' ? await referenceServer(devices) : await baselineServer();
+    process.send?.({ type: 'listening', url: server.url, tokens: server.tokens } satisfies FromBenchServer);
     process.on('message', (message: { type: string }) => {
       if (message.type === 'cpu') {
         const { user, system } = process.cpuUsage();
@@ -131,4 +137,4 @@ async function runChild(kind: BenchServerKind): Promise<void> {
 }
 
 const at = process.argv.indexOf('--dhi-bench-server');
-if (at >= 0 && process.send) void runChild(process.argv[at + 1] as BenchServerKind);
+if (at >= 0 && process.send) void runChild(process.argv[at + 1] as BenchServerKind, Number(process.argv[at + 2]));

@@ -1,15 +1,17 @@
 // `dhi bench`: autocannon against chosen hot paths of a reference server (started in a child
 // process, or at --target), and with --baseline against a bare Fastify route in the same run, the
-// two alternating for --rounds rounds (median kept); --hold-polls measures open long polls.
-// Results go to reports/bench/<timestamp>.json. Speed is measured here, never asserted in tests.
+// two alternating for --rounds rounds (median kept); --devices spreads the requests over fleets of
+// distinct devices (bench-fleet.ts), one set of figures per fleet size; --hold-polls measures open
+// long polls. Results go to reports/bench/<timestamp>.json. Speed is measured here, never asserted
+// in tests.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import autocannon, { type Request as AutocannonRequest } from 'autocannon';
 import { request } from 'undici';
 import { EXIT } from '../cli/exit-codes.js';
 import { unreachableReason } from '../cli/unreachable.js';
-import { createControl } from './control.js';
+import { createTargetFleet, fleetRequests, type TargetFleet } from './bench-fleet.js';
 import { measureSimulatorCost, medianBy, round1, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
@@ -32,6 +34,11 @@ export interface BenchOptions {
   username: string;
   password: string;
   token?: string;
+  /**
+   * Fleet sizes (--devices): each is measured with requests spread over that many distinct devices
+   * and values of their own per request. Absent: one device and one fixed request.
+   */
+  devices?: number[];
   reportDir: string;
   /** Also measure the simulator's CPU per request next to autocannon's, at this telemetry rate (true: the default rate). */
   simulator?: number | true;
@@ -60,10 +67,29 @@ export interface ServerCpu {
   rounds: { reference: number[]; baseline: number[] };
 }
 
+/** One fleet size's figures per operation (with --devices; without, the report's own fields). */
+export interface FleetFigures {
+  results: Record<string, BenchFigures>;
+  baseline?: Record<string, BenchFigures>;
+  ratio?: Record<string, number>;
+  serverCpu?: Record<string, ServerCpu>;
+  roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[] }>;
+}
+
+type Runs = Record<string, { reference: BenchFigures[]; baseline: BenchFigures[] }>;
+
 const DEFAULT_COST_RATE = 1000;
 const TELEMETRY_BODY = JSON.stringify({ pulseCounter: 123456, leakage: false, batteryLevel: 87.5 });
 
-function requestFor(op: BenchOp, t: Templates, token: string): { method: 'GET' | 'POST'; path: string; body?: string } {
+/** What autocannon sends: one fixed request, or (requests) a fleet's, which set their own paths. */
+interface Load {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  requests?: AutocannonRequest[];
+}
+
+function requestFor(op: BenchOp, t: Templates, token: string): Load {
   const at = (template: string) => fill(template, { accessToken: token });
   if (op === 'telemetry') return { method: 'POST', path: at(t.device.telemetry), body: TELEMETRY_BODY };
   if (op === 'attributes') return { method: 'GET', path: at(t.device.attributes) };
@@ -71,12 +97,18 @@ function requestFor(op: BenchOp, t: Templates, token: string): { method: 'GET' |
   return { method: 'GET', path: `${at(t.device.attributeUpdates)}?timeout=1` };
 }
 
-async function cannon(url: string, op: BenchOp, t: Templates, token: string, options: BenchOptions): Promise<BenchFigures> {
-  const request = requestFor(op, t, token);
+/** The load of one run: a fleet's (`devices` of `tokens`) or, without --devices, one fixed request to `tokens[0]`. */
+function loadFor(op: BenchOp, t: Templates, tokens: readonly string[], devices: number | undefined): Load {
+  if (devices === undefined) return requestFor(op, t, tokens[0]);
+  return { method: op === 'telemetry' ? 'POST' : 'GET', path: '/', requests: fleetRequests(op, t, tokens, devices) };
+}
+
+async function cannon(url: string, load: Load, options: BenchOptions): Promise<BenchFigures> {
   const result = await autocannon({
-    url: url + request.path,
-    method: request.method,
-    body: request.body,
+    url: url + load.path,
+    method: load.method,
+    body: load.body,
+    requests: load.requests,
     headers: { 'content-type': 'application/json' },
     connections: options.connections,
     pipelining: options.pipelining,
@@ -116,14 +148,37 @@ export function parseOps(list: string): BenchOp[] {
   return ops as BenchOp[];
 }
 
-async function tokenFor(options: BenchOptions, t: Templates): Promise<string> {
-  if (options.token) return options.token;
-  const control = createControl({ url: options.target as string, username: options.username, password: options.password, templates: t.control, connections: 2, requestTimeoutMs: 30_000 });
-  try {
-    await control.login();
-    return (await control.createDevice(`bench-${Date.now().toString(36)}`)).token;
-  } finally {
-    await control.close();
+/** The median rounds of each operation, and with --baseline the bare route's and both ratios. */
+function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): FleetFigures {
+  const results: Record<string, BenchFigures> = {};
+  const baseline: Record<string, BenchFigures> = {};
+  const ratio: Record<string, number> = {};
+  const cpu: Record<string, ServerCpu> = {};
+  for (const op of ops) {
+    results[op] = medianRun(runs[op].reference);
+    if (!withBaseline) continue;
+    baseline[op] = medianRun(runs[op].baseline);
+    ratio[op] = round3(results[op].requestsPerSecond / Math.max(1, baseline[op].requestsPerSecond));
+    const measured = serverCpu(runs[op].reference, runs[op].baseline);
+    if (measured) cpu[op] = measured;
+  }
+  if (!withBaseline) return { results };
+  const rounds = Object.fromEntries(ops.map((op) => [op, { reference: runs[op].reference.map((r) => r.requestsPerSecond), baseline: runs[op].baseline.map((r) => r.requestsPerSecond) }]));
+  return { results, baseline, ratio, serverCpu: Object.keys(cpu).length > 0 ? cpu : undefined, roundsRequestsPerSecond: rounds };
+}
+
+function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: number, devices: number | undefined): void {
+  for (const op of ops) {
+    const r = figures.results[op];
+    const b = figures.baseline?.[op];
+    const non2xx = op === 'longpoll' ? `408 ${r.non2xx} (expected)` : `non-2xx ${r.non2xx}`;
+    const fleet = devices === undefined ? '' : `${String(devices).padStart(6)} ${devices === 1 ? 'device ' : 'devices'} `;
+    const line = `${op.padEnd(10)} ${fleet}${String(r.requestsPerSecond).padStart(7)} req/s  p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${non2xx}  errors ${r.errors}`;
+    const median = rounds > 1 ? `median of ${rounds} alternating rounds: ` : '';
+    const c = figures.serverCpu?.[op];
+    const cpuLine = c ? `; server CPU ${c.reference} vs ${c.baseline} µs/request: ratio ${c.ratio}` : '';
+    const ownCpu = r.serverCpuMicrosPerRequest === undefined ? '' : `  server CPU ${r.serverCpuMicrosPerRequest} µs/request`;
+    console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${figures.ratio?.[op]}${cpuLine}` : line + ownCpu);
   }
 }
 
@@ -147,39 +202,58 @@ export async function runBench(options: BenchOptions): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  const fleets = options.devices ?? [undefined];
+  if (options.token && fleets.some((n) => n !== undefined && n > 1)) {
+    console.error('dhi bench: --token names one device; leave it out with --devices above 1 (dhi bench creates the fleet)');
+    process.exitCode = 2;
+    return;
+  }
   const templates = await loadTemplates();
   const started = new Date();
   const servers: BenchServer[] = [];
+  let targetFleet: TargetFleet | undefined;
   // With --baseline the two servers alternate, round after round, so that a slow spell of the
   // machine hits both; each side's median round is kept.
   const rounds = options.baseline ? options.rounds : 1;
-  const runs: Record<string, { reference: BenchFigures[]; baseline: BenchFigures[] }> = {};
+  const runs = new Map<number | undefined, Runs>(fleets.map((devices) => [devices, {}]));
   let polls: (PollFigures & { telemetry: BenchFigures }) | undefined;
   let simulatorCost: SimulatorCost | undefined;
+  const largest = Math.max(1, ...fleets.map((n) => n ?? 1));
   try {
     let url: string;
-    let token: string;
+    let tokens: string[];
     let reference: BenchServer | undefined;
     if (options.target) {
       url = options.target;
       await probe(url);
-      token = await tokenFor(options, templates);
+      if (options.token) tokens = [options.token];
+      else {
+        if (largest > 1) console.log(`bench: creating ${largest} devices on ${url}`);
+        targetFleet = await createTargetFleet({ url, username: options.username, password: options.password }, templates, largest);
+        ({ tokens } = targetFleet);
+      }
     } else {
-      reference = await startBenchServer('reference');
+      reference = await startBenchServer('reference', largest);
       servers.push(reference);
-      ({ url, token } = reference);
+      ({ url, tokens } = reference);
     }
+    const token = tokens[0];
     const bare = options.baseline ? await startBenchServer('baseline') : undefined;
     if (bare) servers.push(bare);
     for (const op of ops) {
-      runs[op] = { reference: [], baseline: [] };
-      for (let round = 1; round <= rounds; round++) {
-        const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
-        console.log(`bench ${op}: ${url} (${options.connections} connections, ${options.duration / 1000}s)${of}`);
-        runs[op].reference.push(await withServerCpu(reference, () => cannon(url, op, templates, token, options)));
-        if (!bare) continue;
-        console.log(`bench ${op}: bare Fastify baseline ${bare.url}${of}`);
-        runs[op].baseline.push(await withServerCpu(bare, () => cannon(bare.url, op, templates, bare.token, options)));
+      for (const devices of fleets) {
+        const opRuns = (runs.get(devices)![op] = { reference: [] as BenchFigures[], baseline: [] as BenchFigures[] });
+        const fleet = devices === undefined ? '' : `, ${devices} ${devices === 1 ? 'device' : 'devices'}`;
+        for (let round = 1; round <= rounds; round++) {
+          const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+          console.log(`bench ${op}: ${url} (${options.connections} connections, ${options.duration / 1000}s${fleet})${of}`);
+          opRuns.reference.push(await withServerCpu(reference, () => cannon(url, loadFor(op, templates, tokens, devices), options)));
+          if (!bare) continue;
+          console.log(`bench ${op}: bare Fastify baseline ${bare.url}${fleet}${of}`);
+          // The bare route takes any token: its client sends the very requests the reference server gets.
+          const bareTokens = devices === undefined ? [bare.token] : tokens;
+          opRuns.baseline.push(await withServerCpu(bare, () => cannon(bare.url, loadFor(op, templates, bareTokens, devices), options)));
+        }
       }
     }
     if (options.simulator !== undefined) {
@@ -193,7 +267,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
       const held = await holdPolls(url, token, options.holdPolls, reference.memory);
       try {
         console.log(`bench telemetry: ${url} while ${held.figures.open} polls are open`);
-        polls = { ...held.figures, telemetry: await withServerCpu(reference, () => cannon(url, 'telemetry', templates, token, options)) };
+        polls = { ...held.figures, telemetry: await withServerCpu(reference, () => cannon(url, requestFor('telemetry', templates, token), options)) };
       } finally {
         held.release();
       }
@@ -206,19 +280,9 @@ export async function runBench(options: BenchOptions): Promise<void> {
     return;
   } finally {
     await Promise.all(servers.map((s) => s.close()));
+    await targetFleet?.remove().catch((error: Error) => console.error(`dhi bench: could not delete the bench devices: ${error.message}`));
   }
-  const results: Record<string, BenchFigures> = {};
-  const baseline: Record<string, BenchFigures> = {};
-  const ratio: Record<string, number> = {};
-  const cpu: Record<string, ServerCpu> = {};
-  for (const op of ops) {
-    results[op] = medianRun(runs[op].reference);
-    if (!options.baseline) continue;
-    baseline[op] = medianRun(runs[op].baseline);
-    ratio[op] = round3(results[op].requestsPerSecond / Math.max(1, baseline[op].requestsPerSecond));
-    const measured = serverCpu(runs[op].reference, runs[op].baseline);
-    if (measured) cpu[op] = measured;
-  }
+  const figures = fleets.map((devices) => summarise(ops, runs.get(devices)!, options.baseline));
   const report = {
     tool: 'dhi bench',
     startedAt: started.toISOString(),
@@ -229,30 +293,15 @@ export async function runBench(options: BenchOptions): Promise<void> {
     pipelining: options.pipelining,
     durationMs: options.duration,
     rounds,
-    results,
-    baseline: options.baseline ? baseline : undefined,
-    ratio: options.baseline ? ratio : undefined,
-    serverCpu: Object.keys(cpu).length > 0 ? cpu : undefined,
-    roundsRequestsPerSecond: options.baseline
-      ? Object.fromEntries(ops.map((op) => [op, { reference: runs[op].reference.map((r) => r.requestsPerSecond), baseline: runs[op].baseline.map((r) => r.requestsPerSecond) }]))
-      : undefined,
+    // Without --devices: one set of figures; with it, one per fleet size.
+    ...(options.devices ? { devices: options.devices, fleets: figures.map((f, i) => ({ devices: fleets[i], ...f })) } : figures[0]),
     heldPolls: polls,
     simulatorCost,
   };
   mkdirSync(options.reportDir, { recursive: true });
   const file = join(options.reportDir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  for (const op of ops) {
-    const r = results[op];
-    const b = baseline[op];
-    const non2xx = op === 'longpoll' ? `408 ${r.non2xx} (expected)` : `non-2xx ${r.non2xx}`;
-    const line = `${op.padEnd(10)} ${String(r.requestsPerSecond).padStart(7)} req/s  p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${non2xx}  errors ${r.errors}`;
-    const median = rounds > 1 ? `median of ${rounds} alternating rounds: ` : '';
-    const c = cpu[op];
-    const cpuLine = c ? `; server CPU ${c.reference} vs ${c.baseline} µs/request: ratio ${c.ratio}` : '';
-    const ownCpu = r.serverCpuMicrosPerRequest === undefined ? '' : `  server CPU ${r.serverCpuMicrosPerRequest} µs/request`;
-    console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${ratio[op]}${cpuLine}` : line + ownCpu);
-  }
+  figures.forEach((fleet, i) => printFigures(ops, fleet, rounds, fleets[i]));
   if (polls) {
     const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
     console.log(`held polls ${polls.open}: RSS ${mb(polls.rssIdleBytes)} MB idle, ${mb(polls.rssHoldingBytes)} MB holding, ${(polls.bytesPerPoll / 1024).toFixed(1)} KB per poll; telemetry meanwhile ${polls.telemetry.requestsPerSecond} req/s, p99 ${polls.telemetry.latencyMs.p99} ms`);

@@ -1,6 +1,6 @@
 // `dhi simulate`, `dhi bench`, `dhi demo`: options and help. Implementations load lazily.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { decimal, durationMs, httpUrl, integer } from '../cli/option-parsers.js';
+import { decimal, durationMs, httpUrl, integer, integerList } from '../cli/option-parsers.js';
 import { parseProfile, ProfileError, type ProfileSpec } from './profiles.js';
 import { parseThreshold } from './thresholds.js';
 
@@ -53,6 +53,9 @@ export function registerSimulate(program: Command): void {
     .option('--export-k6 <file.ts>', 'write the scenario as a k6 script (typed with @types/k6) instead of running it')
     .option('--keep-devices', 'leave the devices this run created on the server', false)
     .option('--insecure', "HTTPS without certificate checks (dhi serve's self-signed certificate)", false)
+    .option('--prometheus-port <n>', 'serve the run\'s per-path counters and latency histograms for Prometheus at http://<host>:<n>/metrics while it runs (0: any free port, printed)', integer(0, 65535))
+    .option('--prometheus-host <addr>', 'address of --prometheus-port (0.0.0.0: all interfaces)', '127.0.0.1')
+    .addOption(durationOption('--prometheus-linger <time>', 'keep --prometheus-port up this long after the run, for a last scrape of the final figures', 0, '0').argParser(warmup))
     .action(async (options, command: Command) => {
       const { runSimulate } = await import('./cli.js');
       await runSimulate(options, command);
@@ -70,10 +73,11 @@ export function registerBench(program: Command): void {
     .option('--pipelining <n>', 'requests pipelined per connection', integer(1, 100), 1)
     .option('--baseline', 'also benchmark a bare Fastify route in the same run, alternating with it, and print the ratios of the medians (throughput, and server CPU per request)', false)
     .option('--rounds <n>', 'with --baseline or --simulator: alternating rounds per side; the median round counts', integer(1, 9), 3)
+    .option('--devices <list>', 'fleet sizes, e.g. 1,100,1000,10000: each is measured with the requests spread round robin over that many distinct devices, telemetry values varying per request (the bare route gets the same requests); default: one device, one fixed request', integerList(1, 100_000))
     .option('--hold-polls <n>', 'then hold this many attribute long polls open on the reference server: RSS per poll, and telemetry meanwhile', integer(0, 19_500), 0)
     .option('--username <user>', 'control API user (to create the benchmark device)', 'tenant@thingsboard.org')
     .option('--password <password>', 'control API password', 'tenant')
-    .option('--token <token>', 'use this device token instead of creating a device')
+    .option('--token <token>', 'with --target: use this device token instead of creating a device (not with --devices above 1)')
     .option('--simulator [rate]', "also measure dhi simulate's CPU per request next to autocannon's on the same telemetry load (rate msg/s, default 1000), and on the mixed scenario", decimal(0, true))
     .option('--report-dir <dir>', 'where the JSON results go', 'reports/bench')
     .action(async (options) => {

@@ -40,7 +40,7 @@ const NAMED_OPTIONS: Record<string, string[]> = {
   serve: ['--host', '--port', '--https-port', '--tls-cert', '--tls-key', '--db'],
   conform: ['--target', '--report-dir', '--agent', '--strict'],
   simulate: ['--target', '--devices', '--duration', '--scenario', '--report-dir'],
-  bench: [],
+  bench: ['--devices'],
   demo: [],
 };
 
@@ -88,6 +88,15 @@ describe.concurrent('the dhi CLI', { timeout: TIMEOUT_MS + 5_000 }, () => {
       "(run 'dhi serve --help' for its options)",
     ]);
     expect(run.stdout).toBe('');
+  });
+
+  it.each([
+    ['1,,100', 'expected integers separated by commas, got "1,,100".'],
+    ['1,0', 'expected 1..100000, got 0.'],
+  ])('exits 2 on dhi bench --devices %s with the line naming --devices', async (value, message) => {
+    const run = await dhi('bench', '--devices', value);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')[0]).toBe(`error: option '--devices <list>' argument '${value}' is invalid. ${message}`);
   });
 
   it('exits 2 on an unknown command with a suggestion and a one-line hint', async () => {

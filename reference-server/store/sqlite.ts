@@ -1,10 +1,10 @@
-// The embedded default store: one SQLite file (WAL, every commit fsynced before it is answered:
+// The embedded default store: one SQLite file (WAL, every commit synced before it is answered:
 // see group-commit.ts) through better-sqlite3.
 // Statements are prepared once; device lookups by token are cached for the hot path.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { openDatabase } from './sqlite-connection.js';
+import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
 import type Database from 'better-sqlite3';
 import { migrate } from './sqlite-schema.js';
 import { createGroupCommit } from './group-commit.js';
@@ -28,14 +28,22 @@ const ATTRIBUTE_CACHE_DEVICES = 50_000;
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
   keys ? entries.filter((e) => keys.includes(e.key)) : entries;
 
-export function createSqliteStore(path: string): Store {
+export interface StoreOptions extends ConnectionOptions {
+  /** The number of writes of each transaction the group commit runs (dhi serve --metrics). */
+  onCommitBatch?(writes: number): void;
+}
+
+/** `options`: settings of every connection to the file (tests fill a store with maxPageCount), and hooks. */
+export function createSqliteStore(path: string, options: StoreOptions = {}): Store {
+  // The connection settings also go to the telemetry worker, which takes no functions.
+  const { onCommitBatch, ...connection } = options;
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true });
-  const db = openDatabase(path);
+  const db = openDatabase(path, connection);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
-  const committer = onDisk ? createTelemetryCommitter(path) : undefined;
-  const group = createGroupCommit(db, onDisk ? `${path}-wal` : undefined, telemetry, committer);
+  const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
+  const group = createGroupCommit(db, telemetry, committer, onCommitBatch);
   const lists = createLists(db);
 
   const q = {

@@ -1,17 +1,16 @@
 // The telemetry worker: a thread with its own connection to the store's file that commits the
 // batches of nothing but telemetry which group commit hands over (group-commit.ts Offload), so that
-// their SQL, COMMIT and fsync run beside the event loop rather than on it. Its messages: rows to
-// commit (answered null once committed and synced, or with the error after a rollback), or null to
-// close.
-import { closeSync, fdatasyncSync, openSync } from 'node:fs';
+// their SQL and COMMIT (with its WAL sync: synchronous=FULL) run beside the event loop rather than on
+// it. Its messages: rows to commit (answered null once committed, or with the failure after a
+// rollback), or null to close.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from './sqlite-connection.js';
+import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
 import { createRowWriter } from './sqlite-telemetry.js';
+import { describeFailure } from './store-failure.js';
 
 const port = parentPort!;
-const { path } = workerData as { path: string };
-const db = openDatabase(path);
-const wal = openSync(`${path}-wal`, 'r');
+const { path, options } = workerData as { path: string; options: ConnectionOptions };
+const db = openDatabase(path, options);
 const writer = createRowWriter(db);
 const begin = db.prepare('BEGIN IMMEDIATE');
 const commit = db.prepare('COMMIT');
@@ -19,7 +18,6 @@ const rollback = db.prepare('ROLLBACK');
 
 port.on('message', (rows: unknown[] | null) => {
   if (rows === null) {
-    closeSync(wal);
     db.close();
     port.close();
     return;
@@ -31,13 +29,10 @@ port.on('message', (rows: unknown[] | null) => {
   } catch (error) {
     if (db.inTransaction) rollback.run();
     writer.rolledBack();
-    port.postMessage(error);
+    // An error does not cross to the event loop as itself: a SqliteError would arrive as a plain
+    // object (its code and nothing else), which is not an error to whoever answers the request.
+    port.postMessage(describeFailure(error));
     return;
   }
-  try {
-    fdatasyncSync(wal);
-    port.postMessage(null);
-  } catch (error) {
-    port.postMessage(error);
-  }
+  port.postMessage(null);
 });

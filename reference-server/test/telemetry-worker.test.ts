@@ -1,6 +1,7 @@
 // A batch of nothing but telemetry is committed by the telemetry worker on its own connection
-// (store/telemetry-committer.ts, telemetry-worker.ts), answered once that thread has committed and
-// synced it; a batch with any other write runs on the event loop, after the worker's batch.
+// (store/telemetry-committer.ts, telemetry-worker.ts), answered once that thread has committed it
+// (synchronous=FULL: with its WAL synced); a batch with any other write runs on the event loop,
+// after the worker's batch.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +33,7 @@ function setup() {
       committer.commit(rows, done);
     },
   };
-  const group = createGroupCommit<TelemetryMessage>(db, `${path}-wal`, createTelemetryWriter(db), offload);
+  const group = createGroupCommit<TelemetryMessage>(db, createTelemetryWriter(db), offload);
   const send = (entries: KvEntry[]) =>
     new Promise<void>((resolve, reject) => group.writeBuffered({ deviceId: DEVICE, entries }, (error) => (error ? reject(error) : resolve()), undefined));
   const latest = () => db.prepare(`SELECT k.key, l.ts, l.value FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key ORDER BY k.key`).all();
@@ -86,6 +87,8 @@ describe('the telemetry worker', () => {
       const unbindable: KvEntry = { key: 'other', ts: 1, type: 'STRING', value: {} as unknown as string };
       const outcomes = await Promise.allSettled([t.send([long('ghost', 1, 1)]), t.send([unbindable])]);
       expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+      // Errors, as the worker's SqliteError was (a plain object would be answered as a 200 body).
+      for (const outcome of outcomes) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(Error);
       expect(t.count()).toBe(0);
       // 'real' takes the id 'ghost' had in the worker's rolled-back transaction; 'ghost' gets its own.
       await t.send([long('real', 2, 2)]);

@@ -5,6 +5,23 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { medianRun, parseOps, runBench, serverCpu, type BenchFigures } from '../bench.js';
 import { medianRound, type CostFigures } from '../bench-cost.js';
+import { fleetRequests, telemetryBody } from '../bench-fleet.js';
+import { loadTemplates } from '../routes.js';
+import { startTestServer, stopTestServer } from '../../reference-server/test/helpers.js';
+import type { Written } from '../../reference-server/store/types.js';
+
+/** runBench with its console quiet, and the JSON report it wrote. */
+async function benchReport(options: Partial<Parameters<typeof runBench>[0]>) {
+  const reportDir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  try {
+    await runBench({ ops: 'telemetry', duration: 1000, connections: 4, pipelining: 1, baseline: false, rounds: 1, holdPolls: 0, username: 'tenant@thingsboard.org', password: 'tenant', reportDir, ...options });
+  } finally {
+    log.mockRestore();
+  }
+  const file = readdirSync(reportDir).find((f) => f.endsWith('.json'))!;
+  return JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
+}
 
 describe('dhi bench', () => {
   it('runs an operation against a reference server and a bare Fastify baseline, and writes the JSON', async () => {
@@ -85,6 +102,82 @@ describe('dhi bench', () => {
     expect(simulatorCost.pacedFloor).toMatchObject({ slotMs: 5, connections: 8 });
     expect(simulatorCost.pacedFloor.requests).toBe(200 * (1.5 + 2));
   }, 180_000);
+
+  it('sends each request of a fleet run to the next device, round robin, with telemetry values of its own', async () => {
+    const t = await loadTemplates();
+    const tokens = ['A1', 'B2', 'C3', 'D4'];
+    const [telemetry] = fleetRequests('telemetry', t, tokens, 3);
+    expect(telemetry.method).toBe('POST');
+    const sent = Array.from({ length: 7 }, () => ({ ...telemetry.setupRequest({}) }));
+    // Only the first three tokens: the fleet is the first `devices` of them.
+    expect(sent.map((r) => r.path)).toEqual(['A1', 'B2', 'C3', 'A1', 'B2', 'C3', 'A1'].map((token) => `/api/v1/${token}/telemetry`));
+    expect(sent.map((r) => r.body)).toEqual(sent.map((_, n) => telemetryBody(n)));
+    expect(new Set(sent.map((r) => r.body)).size).toBe(7);
+    expect(JSON.parse(telemetryBody(1001))).toEqual({ pulseCounter: 1001, leakage: true, batteryLevel: 0.1 });
+    const [attributes] = fleetRequests('attributes', t, tokens, 2);
+    expect(attributes.method).toBe('GET');
+    expect([0, 1, 2].map(() => attributes.setupRequest({}).path)).toEqual(['/api/v1/A1/attributes', '/api/v1/B2/attributes', '/api/v1/A1/attributes']);
+    const [polls] = fleetRequests('longpoll', t, tokens, 4);
+    expect(polls.setupRequest({}).path).toBe('/api/v1/A1/attributes/updates?timeout=1');
+    // A run's list starts at the first device whatever runs came before.
+    expect(fleetRequests('attributes', t, tokens, 2)[0].setupRequest({}).path).toBe('/api/v1/A1/attributes');
+  });
+
+  it('measures each --devices fleet size against the bare route, with both ratios per size', async () => {
+    const report = await benchReport({ devices: [1, 3], baseline: true });
+    expect(report.devices).toEqual([1, 3]);
+    expect(report.results).toBeUndefined();
+    expect(report.fleets.map((f: { devices: number }) => f.devices)).toEqual([1, 3]);
+    for (const fleet of report.fleets) {
+      expect(fleet.results.telemetry.total).toBeGreaterThan(0);
+      // Every request went to a device of the reference server's fleet, with a body it accepted.
+      expect(fleet.results.telemetry.non2xx).toBe(0);
+      expect(fleet.results.telemetry.errors).toBe(0);
+      expect(fleet.baseline.telemetry.total).toBeGreaterThan(0);
+      expect(fleet.ratio.telemetry).toBe(Math.round((fleet.results.telemetry.requestsPerSecond / fleet.baseline.telemetry.requestsPerSecond) * 1000) / 1000);
+      expect(fleet.serverCpu.telemetry.ratio).toBe(Math.round((fleet.serverCpu.telemetry.baseline / fleet.serverCpu.telemetry.reference) * 1000) / 1000);
+    }
+  }, 120_000);
+
+  it('creates a --devices fleet on a --target through the control API, spreads the requests over it and deletes it after', async () => {
+    const server = await startTestServer();
+    try {
+      const { store } = server.ctx;
+      const before = store.listDevices({ pageSize: 100, page: 0 }).totalElements;
+      // The handlers call the store's writeTelemetry as they find it: this sees every message.
+      const messages = new Map<string, number>();
+      const values = new Set<unknown>();
+      const write = store.writeTelemetry;
+      store.writeTelemetry = <C>(deviceId: string, entries: Parameters<typeof write>[1], done: Written<C>, ctx: C) => {
+        messages.set(deviceId, (messages.get(deviceId) ?? 0) + 1);
+        values.add(entries.find((e) => e.key === 'pulseCounter')?.value);
+        write(deviceId, entries, done, ctx);
+      };
+      const report = await benchReport({ target: server.httpUrl, devices: [3] });
+      expect(report.fleets[0].results.telemetry.non2xx).toBe(0);
+      const total = report.fleets[0].results.telemetry.total;
+      expect(messages.size).toBe(3);
+      // Round robin: the devices' counts differ by at most the requests in flight at the end.
+      const counts = [...messages.values()];
+      expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(4);
+      expect(values.size).toBeGreaterThanOrEqual(total);
+      expect(store.listDevices({ pageSize: 100, page: 0 }).totalElements).toBe(before);
+    } finally {
+      await stopTestServer(server);
+    }
+  }, 120_000);
+
+  it('refuses --token with a fleet of more than one device', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await runBench({ target: 'http://127.0.0.1:1', token: 'T', devices: [1, 10], ops: 'telemetry', duration: 1000, connections: 1, pipelining: 1, baseline: false, rounds: 1, holdPolls: 0, username: 'u', password: 'p', reportDir: tmpdir() });
+      expect(process.exitCode).toBe(2);
+      expect(error).toHaveBeenCalledWith(expect.stringContaining('--token names one device'));
+    } finally {
+      process.exitCode = undefined;
+      error.mockRestore();
+    }
+  });
 
   it('refuses an unknown operation by name', () => {
     expect(parseOps('telemetry, longpoll')).toEqual(['telemetry', 'longpoll']);
