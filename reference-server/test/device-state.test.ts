@@ -1,7 +1,7 @@
 // Device state over real sockets (ThingsBoard's DefaultDeviceStateService): inactive when created,
 // active on a message, inactive again after the timeout (the default or the device's own), connects
 // and disconnects from long polls, and the same keys as telemetry with --persist-state-to-telemetry.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
 import { adminApi, newDeviceVia, openPolls, type Api } from './control-helpers.js';
 import { validateConfig, ConfigError } from '../config.js';
@@ -91,6 +91,22 @@ describe('device state as server attributes', () => {
       expect(res.json()).toMatchObject([{ key: 'active', value: false }]);
     } finally {
       await stopTestServer(second);
+    }
+  });
+});
+
+describe('the timers', () => {
+  it('save the marks and check the timeouts on their own', async () => {
+    const own = await startTestServer({ stateFlushIntervalMs: 20, stateCheckIntervalMs: 20 });
+    try {
+      const ownApi = await adminApi(own);
+      const device = await newDeviceVia(ownApi);
+      await ownApi('POST', `/api/plugins/telemetry/DEVICE/${device.id}/attributes/SERVER_SCOPE`, { inactivityTimeout: 1 });
+      await call(own.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 1 });
+      const read = async () => ((await ownApi('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/SERVER_SCOPE?keys=lastActivityTime,inactivityAlarmTime`)).json() as Attribute[]).map((a) => a.key).sort();
+      await vi.waitFor(async () => expect(await read()).toEqual(['inactivityAlarmTime', 'lastActivityTime']), { timeout: 5000, interval: 20 });
+    } finally {
+      await stopTestServer(own);
     }
   });
 });
