@@ -41,11 +41,15 @@ export interface BuildOptions {
   metrics?: ServerMetrics;
 }
 
+/** The store of config.db, with the server's TTL and the metrics' hook. */
+export const openStore = (config: Readonly<ServerConfig>, metrics?: ServerMetrics): Store =>
+  createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch, ttlSeconds: config.ttlSeconds });
+
 export async function buildApp(input: Partial<ServerConfig> = {}, options: BuildOptions = {}): Promise<FastifyInstance> {
   const config = validateConfig(input);
   const contract = await loadContract();
   const metrics = config.metrics ? (options.metrics ?? createServerMetrics()) : undefined;
-  const store = options.store ?? createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
+  const store = options.store ?? openStore(config, metrics);
   const deviceState = createDeviceState(store, config, (error) => app.log.error({ err: error }, 'saving device state failed'));
   const polls = createLongPolls(deviceState);
   const ctx: ServerContext = {
@@ -177,8 +181,18 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     ctx.rpc.close();
     done();
   });
+  // A store that cannot take writes is one warning when it begins and one when it ends, not a line
+  // per refused request (errors.ts answers each 503).
+  const unwatch = store.watchOutages((outage) => {
+    if (outage.state === 'began') {
+      app.log.warn(`the store (${config.db}) cannot take writes: ${outage.error.message}; writes answer 503 until it can, reads go on`);
+    } else {
+      app.log.warn(`the store (${config.db}) takes writes again, after ${(outage.ms / 1000).toFixed(1)} s and ${outage.refused} refused writes`);
+    }
+  });
   app.addHook('onClose', async () => {
     await deviceState.close();
+    unwatch();
     if (!options.store) await store.close();
   });
   return app;

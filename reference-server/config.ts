@@ -62,6 +62,8 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Serve Prometheus metrics at GET /metrics (metrics.ts). */
   metrics: boolean;
+  /** Time-series values older than this many seconds are deleted (ThingsBoard's ts_key_value_ttl; 0: kept). */
+  ttlSeconds: number;
 }
 
 export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
@@ -96,6 +98,7 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
   jwtTtlSeconds: 9000,
   logLevel: 'warn',
   metrics: false,
+  ttlSeconds: 0,
 });
 
 export class ConfigError extends Error {
@@ -141,6 +144,7 @@ export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<Serv
   checkInt('serverRpcDefaultTimeoutMs', config.serverRpcDefaultTimeoutMs, 1);
   checkInt('serverRpcMinTimeoutMs', config.serverRpcMinTimeoutMs, 0);
   checkInt('jwtTtlSeconds', config.jwtTtlSeconds, 1);
+  checkInt('--ttl', config.ttlSeconds, 0);
   if (!config.db) throw new ConfigError('--db', 'must be a file path or :memory:');
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
     throw new ConfigError(config.tlsCert ? '--tls-key' : '--tls-cert', '--tls-cert and --tls-key go together');

@@ -17,9 +17,13 @@
 // Durability: a file database runs with synchronous=FULL (sqlite-connection.ts), so COMMIT returns
 // only once the WAL is synced, and a COMMIT whose write or sync fails (a full disk, an I/O error)
 // fails without making anything visible. A batch whose transaction fails is refused whole: none of
-// its writes is acknowledged, and none of them is kept.
+// its writes is acknowledged, and none of them is kept. A failure that says the store cannot take
+// writes for now (a full disk, an I/O error) reaches the callers as StoreUnavailable, and spells of
+// them are told once to the outage watchers (store-failure.ts, write-outages.ts).
 import type { Database } from 'better-sqlite3';
-import type { Written } from './types.js';
+import { storeFailure } from './store-failure.js';
+import { createWriteOutages, type WriteOutages } from './write-outages.js';
+import { StoreUnavailable, type WriteOutage, type Written } from './types.js';
 
 /** A write's outcome, told once its batch is committed (error null) or has failed (store/types.ts Written). */
 type Done = (error: Error | null, ctx: unknown, value?: unknown) => void;
@@ -65,6 +69,8 @@ export interface GroupCommit<B> {
   writeBuffered<C>(arg: B, done: Written<C>, ctx: C): void;
   /** Commit whatever is queued or in flight (used at close). */
   close(): Promise<void>;
+  /** store/types.ts Store.watchOutages. */
+  watchOutages(listener: (outage: WriteOutage) => void): () => void;
 }
 
 const NO_BUFFER: BufferedWrites<never> = {
@@ -89,9 +95,13 @@ export interface Offload {
 
 /**
  * `onBatch`: told the number of writes of each batch as it is taken (dhi serve --metrics counts the
- * batch sizes through it).
+ * batch sizes through it). `outages`: where refusals and commits are told (its watchers learn of
+ * spells of refusals).
  */
-export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload, onBatch?: (writes: number) => void): GroupCommit<B> {
+export function createGroupCommit<B = never>(
+  db: Database, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload, onBatch?: (writes: number) => void,
+  outages: WriteOutages = createWriteOutages(),
+): GroupCommit<B> {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -109,7 +119,19 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
   function answer(batch: PendingWrite[]): void {
     for (const pending of batch) {
       if (pending.ok) pending.done(null, pending.ctx, pending.value);
-      else pending.done(pending.value as Error, pending.ctx);
+      else {
+        if (pending.value instanceof StoreUnavailable) outages.refused(pending.value);
+        pending.done(pending.value as Error, pending.ctx);
+      }
+    }
+  }
+
+  /** The whole batch failed: every write of it gets the failure, none is acknowledged. */
+  function failAll(batch: PendingWrite[], error: unknown): void {
+    const failure = storeFailure(error);
+    for (const pending of batch) {
+      pending.ok = false;
+      pending.value = failure;
     }
   }
 
@@ -131,7 +153,7 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
       rollbackTo.run();
       release.run();
       pending.ok = false;
-      pending.value = error;
+      pending.value = storeFailure(error);
     }
   }
 
@@ -162,8 +184,8 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
     offload!.commit(buffer.take(), committedElsewhere);
   }
 
-  /** Runs the queued writes in one transaction; undefined when it failed as a whole (all rejected). */
-  function commitQueued(): PendingWrite[] | undefined {
+  /** Runs the queued writes in one transaction and answers them. */
+  function commitQueued(): void {
     const batch = takeQueue();
     try {
       begin.run();
@@ -173,34 +195,28 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
       }
       buffer.flush();
       commit.run();
+      outages.committed();
     } catch (error) {
       if (db.inTransaction) rollback.run();
       buffer.rolledBack();
-      for (const pending of batch) pending.done(error as Error, pending.ctx);
-      return undefined;
+      failAll(batch, error);
     }
-    return batch;
+    answer(batch);
   }
 
   function flush(): void {
     scheduled = false;
     if (offloaded || queue.length === 0) return;
     if (unbuffered === 0 && offload?.ready) return offloadQueued();
-    const committed = commitQueued();
-    if (committed) answer(committed);
+    commitQueued();
   }
 
   /** One callback for every offloaded batch (no closure per batch). */
   function committedElsewhere(error: Error | null): void {
     const batch = offloaded!;
     offloaded = undefined;
-    if (error) {
-      for (const pending of batch) {
-        if (!pending.ok) continue;
-        pending.ok = false;
-        pending.value = error;
-      }
-    }
+    if (error) failAll(batch, error);
+    else outages.committed();
     answer(batch);
     if (closed) return finishClose();
     // The next batch runs after the answers above are sent (they are microtasks of this callback).
@@ -211,10 +227,7 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
   }
 
   function finishClose(): void {
-    if (queue.length > 0) {
-      const committed = commitQueued();
-      if (committed) answer(committed);
-    }
+    if (queue.length > 0) commitQueued();
     closed!();
   }
 
@@ -237,5 +250,6 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
         if (!offloaded) finishClose();
       });
     },
+    watchOutages: outages.watch,
   };
 }

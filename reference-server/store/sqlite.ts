@@ -1,14 +1,12 @@
 // The embedded default store: one SQLite file (WAL, every commit synced before it is answered:
 // see group-commit.ts) through better-sqlite3.
 // Statements are prepared once; device lookups by token are cached for the hot path.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
+import type { ConnectionOptions } from './sqlite-connection.js';
 import type Database from 'better-sqlite3';
-import { migrate } from './sqlite-schema.js';
+import { openStoreFile } from './sqlite-file.js';
 import { createGroupCommit } from './group-commit.js';
 import { createTelemetryCommitter } from './telemetry-committer.js';
+import { createWriteOutages } from './write-outages.js';
 import { fromRow, toCell, type KvRow } from './sqlite-values.js';
 import {
   apiKeyCells, apiKeyFrom, customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
@@ -18,7 +16,8 @@ import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
 import { createAggregation } from './sqlite-aggregate.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
-import { createTelemetryWriter, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import { createTelemetryWriter, DEVICE_NUM, KEY_ID, type TelemetryMessage } from './sqlite-telemetry.js';
+import { createRetention } from './sqlite-retention.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
@@ -31,20 +30,43 @@ const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
 export interface StoreOptions extends ConnectionOptions {
   /** The number of writes of each transaction the group commit runs (dhi serve --metrics). */
   onCommitBatch?(writes: number): void;
+  /** write-outages.ts: how long writes must go through before a spell of refusals is over. */
+  outageQuietMs?: number;
+  /** sqlite-retention.ts: the server's time-series TTL in seconds (0: none), and how often a cleanup pass starts. */
+  ttlSeconds?: number;
+  retentionIntervalMs?: number;
 }
 
-/** `options`: settings of every connection to the file (tests fill a store with maxPageCount), and hooks. */
+/** How often a retention pass starts (a pass with nothing to delete costs ~5 µs per series). */
+const RETENTION_INTERVAL_MS = 10_000;
+
+/**
+ * `options`: settings of every connection to the file (tests fill a store with maxPageCount), hooks,
+ * and how soon a spell of refused writes ends (tests: at once, outageQuietMs 0).
+ */
 export function createSqliteStore(path: string, options: StoreOptions = {}): Store {
   // The connection settings also go to the telemetry worker, which takes no functions.
-  const { onCommitBatch, ...connection } = options;
+  const { onCommitBatch, outageQuietMs, ttlSeconds = 0, retentionIntervalMs = RETENTION_INTERVAL_MS, ...connection } = options;
   const onDisk = path !== ':memory:';
-  if (onDisk) mkdirSync(dirname(path), { recursive: true });
-  const db = openDatabase(path, connection);
-  migrate(db, randomUUID(), Date.now());
+  const { db, release } = openStoreFile(path, connection);
   const telemetry = createTelemetryWriter(db);
   const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
-  const group = createGroupCommit(db, telemetry, committer, onCommitBatch);
+  const group = createGroupCommit(db, telemetry, committer, onCommitBatch, createWriteOutages(outageQuietMs));
   const lists = createLists(db);
+  const retention = createRetention(db, { ttlSeconds, intervalMs: retentionIntervalMs });
+  retention.start(group.write);
+  /** A message with a TTL of its own (rare: the control API): its rows and their expiry, on the event loop. */
+  const writeWithTtl = (message: TelemetryMessage & { ttlSeconds: number }) => {
+    try {
+      telemetry.add(message);
+      telemetry.flush();
+      retention.addExpiries(message.deviceId, message.entries, message.ttlSeconds);
+    } catch (error) {
+      // Key ids and device numbers learnt inside this write's savepoint are gone with it.
+      telemetry.rolledBack();
+      throw error;
+    }
+  };
 
   const q = {
     deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
@@ -156,10 +178,13 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     ...createAggregation(db),
     ...createCredentialQueries(db),
     write: group.write,
+    watchOutages: group.watchOutages,
     async close() {
+      await retention.stop();
       await group.close();
       await committer?.close();
       db.close();
+      release();
     },
 
     deviceByToken(token) {
@@ -188,7 +213,10 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
 
-    writeTelemetry: (deviceId, entries, done, ctx) => group.writeBuffered({ deviceId, entries }, done, ctx),
+    writeTelemetry(deviceId, entries, done, ctx, ttlSeconds = 0) {
+      if (ttlSeconds === 0) return group.writeBuffered({ deviceId, entries }, done, ctx);
+      group.write(writeWithTtl, { deviceId, entries, ttlSeconds }).then(() => done(null, ctx), (error: Error) => done(error, ctx));
+    },
     latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
     telemetryRange(deviceId, query: TelemetryQuery) {
       const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;

@@ -10,6 +10,35 @@ export type JsonObject = { [key: string]: JsonValue };
 /** A write names a row (a device) deleted while the request was on its way. */
 export class DeletedMeanwhile extends Error {}
 
+/**
+ * The store cannot take writes for now: its disk (or its size limit) is full, the disk failed a write
+ * or a sync, or another process holds the database. Nothing of the write was kept; reads go on, and
+ * writes succeed again once the cause is gone, without a restart.
+ */
+export class StoreUnavailable extends Error {
+  constructor(
+    message: string,
+    /** SQLite's extended result code (SQLITE_FULL, SQLITE_IOERR_FSYNC, ...). */
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/** The store's file cannot be used (not a database, a newer schema, no access, held by another dhi serve): what and what to do. */
+export class StoreFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreFileError';
+  }
+}
+
+/** A spell of writes refused with StoreUnavailable: told once when it begins and once when it ends. */
+export type WriteOutage =
+  | { state: 'began'; error: StoreUnavailable }
+  | { state: 'ended'; refused: number; ms: number };
+
 export type Scope = 'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE';
 export type ValueType = 'BOOLEAN' | 'LONG' | 'DOUBLE' | 'STRING' | 'JSON';
 
@@ -270,6 +299,11 @@ export interface Store {
    */
   write<T, A = undefined>(fn: (arg: A) => T, arg?: A): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Tells `listener` when writes begin to be refused with StoreUnavailable and when they go through
+   * again (once each, not once per write); returns what stops it.
+   */
+  watchOutages(listener: (outage: WriteOutage) => void): () => void;
 
   // devices
   /** The device with this access token (ACCESS_TOKEN credentials only: the HTTP device API). */
@@ -293,9 +327,10 @@ export interface Store {
   // telemetry
   /**
    * A write of its own, grouped with the others as write() does; `done` is told once it is committed
-   * and synced, or refused (group-commit.ts, buffered writes).
+   * and synced, or refused (group-commit.ts, buffered writes). `ttlSeconds`: the values' own TTL
+   * (ThingsBoard's saveEntityTelemetryWithTTL; 0 or none: the server's), sqlite-retention.ts.
    */
-  writeTelemetry<C>(deviceId: string, entries: KvEntry[], done: Written<C>, ctx: C): void;
+  writeTelemetry<C>(deviceId: string, entries: KvEntry[], done: Written<C>, ctx: C, ttlSeconds?: number): void;
   latestTelemetry(deviceId: string, keys?: string[]): KvEntry[];
   /** Values with startTs <= ts < endTs, `limit` per key, in `order` of ts. */
   telemetryRange(deviceId: string, query: TelemetryQuery): KvEntry[];
