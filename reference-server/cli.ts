@@ -26,6 +26,9 @@ export interface ServeOptions {
   clientRpcTimeout?: number;
   claimDuration?: number;
   claimCacheTtl?: number;
+  inactivityTimeout?: number;
+  stateCheckInterval?: number;
+  persistStateToTelemetry?: boolean;
   typeCast?: boolean;
   adminPassword?: string;
   jwtSecret?: string;
@@ -54,6 +57,9 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
     clientRpcTimeoutMs: options.clientRpcTimeout,
     claimDurationMs: options.claimDuration,
     claimCacheTtlMs: options.claimCacheTtl,
+    inactivityTimeoutMs: options.inactivityTimeout,
+    stateCheckIntervalMs: options.stateCheckInterval,
+    persistStateToTelemetry: options.persistStateToTelemetry,
     typeCast: options.typeCast,
     adminPassword: options.adminPassword,
     jwtSecret: options.jwtSecret,

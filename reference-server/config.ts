@@ -46,6 +46,14 @@ export interface ServerConfig {
   serverRpcMinTimeoutMs: number;
   /** First matching pattern wins. */
   payloadLimits: PayloadLimit[];
+  /** state.defaultInactivityTimeoutInSec (here ms): no device message for this long makes a device inactive. */
+  inactivityTimeoutMs: number;
+  /** state.defaultStateCheckIntervalInSec (here ms): how often the inactivity check runs. */
+  stateCheckIntervalMs: number;
+  /** How often the device state marks of the request path are saved, in one transaction. */
+  stateFlushIntervalMs: number;
+  /** state.persistToTelemetry: device state as latest telemetry instead of server attributes. */
+  persistStateToTelemetry: boolean;
   /** ThingsBoard transport.json.type_cast_enabled: numeric strings are stored as numbers. */
   typeCast: boolean;
   adminPassword: string;
@@ -81,6 +89,10 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
     { pattern: '/api/v1/**', bytes: 52_428_800 },
     { pattern: '/api/**', bytes: 16_777_216 },
   ],
+  inactivityTimeoutMs: 600_000,
+  stateCheckIntervalMs: 60_000,
+  stateFlushIntervalMs: 1_000,
+  persistStateToTelemetry: false,
   typeCast: true,
   adminPassword: 'tenant',
   jwtTtlSeconds: 9000,
@@ -126,6 +138,9 @@ export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<Serv
   checkInt('--client-rpc-timeout', config.clientRpcTimeoutMs, 1);
   checkInt('--claim-duration', config.claimDurationMs, 1);
   checkInt('--claim-cache-ttl', config.claimCacheTtlMs, 1);
+  checkInt('--inactivity-timeout', config.inactivityTimeoutMs, 1);
+  checkInt('--state-check-interval', config.stateCheckIntervalMs, 1, 2 ** 31 - 1);
+  checkInt('stateFlushIntervalMs', config.stateFlushIntervalMs, 1, 2 ** 31 - 1);
   checkInt('serverRpcDefaultTimeoutMs', config.serverRpcDefaultTimeoutMs, 1);
   checkInt('serverRpcMinTimeoutMs', config.serverRpcMinTimeoutMs, 0);
   checkInt('jwtTtlSeconds', config.jwtTtlSeconds, 1);

@@ -356,6 +356,8 @@ export interface Store {
   /** Returns the keys that existed and were removed. */
   deleteAttributes(deviceId: string, scope: Scope, keys: string[]): string[];
   attributes(deviceId: string, scope: Scope, keys?: string[]): KvEntry[];
+  /** The devices whose server attribute (or latest telemetry) `key` is the boolean true (device state). */
+  devicesFlagged(key: string, where: 'SERVER_SCOPE' | 'TELEMETRY'): string[];
   /** Attribute keys of one scope, sorted; or of every scope, scope by scope (CLIENT, SERVER, SHARED). */
   attributeKeys(deviceId: string, scope?: Scope): string[];
 

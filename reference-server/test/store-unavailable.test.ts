@@ -105,7 +105,8 @@ describe('a full store', () => {
     const client = await call(s.httpUrl, 'GET', `/api/v1/${device.token}/attributes`);
     expect(Object.keys((client.json() as { client: object }).client).sort()).toEqual(clientAttributes.acknowledged.map((i) => `client${i}`).sort());
     const server = await api('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/SERVER_SCOPE`);
-    expect((server.json() as { key: string }[]).map((a) => a.key).sort()).toEqual(serverAttributes.acknowledged.map((i) => `server${i}`).sort());
+    // `active`: the device state's, saved when the device was created (device-state.ts).
+    expect((server.json() as { key: string }[]).map((a) => a.key).sort()).toEqual(['active', ...serverAttributes.acknowledged.map((i) => `server${i}`)].sort());
     for (const i of [...devices.acknowledged, devices.refused]) {
       const found = await api('GET', `/api/tenant/device?deviceName=full-${i}`);
       expect(found.status, `device full-${i}`).toBe(i === devices.refused ? 404 : 200);
