@@ -12,7 +12,7 @@
 // and a quarter 90) are refused with ThingsBoard's messages.
 import { badRequest } from '../errors.js';
 import { calendarIntervalEnd, MAX_CALENDAR_TS, zoneOf, type CalendarInterval } from './calendar.js';
-import type { Aggregation, KvEntry, Store } from '../store/types.js';
+import type { Aggregation, KvEntry, TelemetryReads } from '../store/types.js';
 
 export type IntervalType = 'MILLISECONDS' | CalendarInterval;
 
@@ -64,7 +64,7 @@ function checkIntervals(q: RangeQuery, interval: number): void {
 }
 
 /** The points of every key, key after key (a key asked twice is answered twice, as ThingsBoard does). */
-export function readRange(store: Store, deviceId: string, q: RangeQuery): KvEntry[] {
+export function readRange(store: TelemetryReads, deviceId: string, q: RangeQuery): KvEntry[] {
   const calendar = q.intervalType !== undefined && q.intervalType !== 'MILLISECONDS' ? q.intervalType : undefined;
   const aggregated = q.agg !== 'NONE' && (calendar !== undefined || q.interval !== 0);
   for (const key of q.keys) {
@@ -94,7 +94,7 @@ export function readRange(store: Store, deviceId: string, q: RangeQuery): KvEntr
  * The buckets of one key: from a bucket with no value the next value is sought through the index,
  * and the buckets up to it are skipped (by arithmetic for fixed intervals, one by one for calendar ones).
  */
-function aggregateKey(store: Store, deviceId: string, key: string, agg: Aggregation, startTs: number, endPeriod: number,
+function aggregateKey(store: TelemetryReads, deviceId: string, key: string, agg: Aggregation, startTs: number, endPeriod: number,
   bucketEnd: (start: number) => number, fixed: number): KvEntry[] {
   const points: KvEntry[] = [];
   let start = startTs;

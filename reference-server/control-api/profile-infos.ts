@@ -60,8 +60,9 @@ export function profileInfoHandlers({ store }: ServerContext): Handlers {
       return reply.code(200).send(store.profileNames(request.query.activeOnly === true).map((p) => ({ id: entityId('DEVICE_PROFILE', p.id), name: p.name })));
     },
 
-    getDeviceProfileTimeseriesKeys(request, reply) {
-      return reply.code(200).send(store.profileTelemetryKeys(profileFilter(store, request.query)));
+    async getDeviceProfileTimeseriesKeys(request, reply) {
+      const profileId = profileFilter(store, request.query);
+      return reply.code(200).send(await store.readTelemetry((t) => t.profileTelemetryKeys(profileId)));
     },
 
     getDeviceProfileAttributesKeys(request, reply) {

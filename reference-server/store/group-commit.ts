@@ -13,6 +13,12 @@
 // answered once that thread has committed and synced them. Only one batch is in flight at a time,
 // here or there, so the two connections never wait for each other's write lock.
 //
+// Buffered rows go to a log that is folded into their tables later (sqlite-telemetry.ts): a fold is
+// in flight like a batch, on the other thread when it can take it, and runs when enough rows wait or
+// when a read needs it. read() runs its function once every buffered write answered before it is
+// folded in; it runs at once when the log is empty. A fold is not synced: the log it empties was,
+// and the next batch's sync covers the fold.
+//
 // Durability is that of synchronous=FULL in WAL mode (the WAL is fsynced after each commit, before
 // any caller hears of it), but the fsync runs on libuv's thread pool instead of inside COMMIT on the
 // event loop: SQLite runs with synchronous=NORMAL (its own syncs at checkpoints) and we fdatasync
@@ -56,6 +62,14 @@ export interface BufferedWrites<A> {
   take(): unknown[];
   /** The whole transaction rolled back (what the buffer learnt inside it may be gone). */
   rolledBack(): void;
+  /** Whether committed rows wait in the log (to be folded before a read). */
+  logged(): boolean;
+  /** Enough rows wait in the log that a fold should run before the next batch. */
+  foldDue(): boolean;
+  /** Folds the log into the tables, inside the caller's transaction. */
+  fold(): void;
+  /** A fold was committed, or failed: the count towards the next one starts afresh. */
+  folded(): void;
 }
 
 export interface GroupCommit<B> {
@@ -65,6 +79,8 @@ export interface GroupCommit<B> {
    * promise: telemetry is the hot path, and this costs no promise, closure or async step per write.
    */
   writeBuffered<C>(arg: B, done: Written<C>, ctx: C): void;
+  /** Runs `read` once the buffered writes answered before are folded in (at once when none waits). */
+  read<T>(read: () => T): Promise<T>;
   /** Commit and sync whatever is queued or syncing, then release the WAL file (used at close). */
   close(): Promise<void>;
 }
@@ -76,6 +92,10 @@ const NO_BUFFER: BufferedWrites<never> = {
   flush() {},
   take: () => [],
   rolledBack() {},
+  logged: () => false,
+  foldDue: () => false,
+  fold() {},
+  folded() {},
 };
 
 /**
@@ -87,6 +107,8 @@ export interface Offload {
   readonly ready: boolean;
   /** done(null) once the rows are committed and synced, done(error) when nothing of them was. */
   commit(rows: unknown[], done: (error: Error | null) => void): void;
+  /** done(null) once the log is folded in (committed), done(error) when it was not. */
+  fold(done: (error: Error | null) => void): void;
 }
 
 /**
@@ -102,6 +124,10 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
   const rollbackTo = db.prepare('ROLLBACK TO write');
   const wal = walPath === undefined ? -1 : openSync(walPath, 'r');
   let queue: PendingWrite[] = [];
+  /** Reads waiting for a fold. */
+  let reads: { read: () => unknown; deferred: Deferred }[] = [];
+  /** A fold is in flight (on the loop or offloaded). */
+  let folding = false;
   /** How many of the queued writes are not buffered ones (a batch with none may be offloaded). */
   let unbuffered = 0;
   let scheduled = false;
@@ -181,9 +207,57 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     return batch;
   }
 
+  /** Folds the log on this connection, in a transaction of its own. */
+  function foldHere(): Error | null {
+    try {
+      begin.run();
+      buffer.fold();
+      commit.run();
+      return null;
+    } catch (error) {
+      if (db.inTransaction) rollback.run();
+      buffer.rolledBack();
+      return error as Error;
+    }
+  }
+
+  function startFold(): void {
+    folding = true;
+    if (offload?.ready) return offload.fold(foldDone);
+    foldDone(foldHere());
+  }
+
+  /** Reads run once the log is folded in (or fail with the fold); then the queue goes on. */
+  function foldDone(error: Error | null): void {
+    folding = false;
+    buffer.folded();
+    const waiting = reads;
+    reads = [];
+    for (const { read, deferred } of waiting) runRead(read, deferred, error);
+    if (closed) return finishClose();
+    if (queue.length > 0 || reads.length > 0) schedule();
+  }
+
+  function runRead(read: () => unknown, deferred: Deferred, error: Error | null): void {
+    if (error) return deferred.reject(error);
+    try {
+      deferred.resolve(read());
+    } catch (failure) {
+      deferred.reject(failure as Error);
+    }
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
   function flush(): void {
     scheduled = false;
-    if (syncing || queue.length === 0) return;
+    if (syncing || folding) return;
+    if (reads.length > 0 || buffer.foldDue()) return startFold();
+    if (queue.length === 0) return;
     if (unbuffered === 0 && offload?.ready) return offloadQueued();
     const committed = commitQueued();
     if (!committed) return;
@@ -205,19 +279,21 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     }
     answer(batch);
     if (closed) return finishClose();
-    // The next batch runs after the answers above are sent (they are microtasks of this callback).
-    if (queue.length > 0) {
-      scheduled = true;
-      setImmediate(flush);
-    }
+    // The next batch (or fold) runs after the answers above are sent (they are microtasks of this callback).
+    if (queue.length > 0 || reads.length > 0 || buffer.foldDue()) schedule();
   }
 
+  /** What is queued is committed and synced, and the log folded in, so that the file holds it all in its tables. */
   function finishClose(): void {
     if (queue.length > 0) {
       const committed = commitQueued();
       if (committed && wal >= 0) fdatasyncSync(wal);
       if (committed) answer(committed);
     }
+    const error = buffer.logged() ? foldHere() : null;
+    if (!error && wal >= 0) fdatasyncSync(wal);
+    for (const { read, deferred } of reads) runRead(read, deferred, error);
+    reads = [];
     if (wal >= 0) closeSync(wal);
     closed!();
   }
@@ -225,20 +301,25 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
   function enqueue(fn: PendingWrite['fn'], arg: unknown, done: Done, ctx: unknown): void {
     queue.push({ fn, arg, done, ctx, ok: false, value: undefined });
     if (fn !== undefined) unbuffered++;
-    if (!scheduled && !syncing) {
-      scheduled = true;
-      setImmediate(flush);
-    }
+    if (!syncing && !folding) schedule();
   }
 
   return {
     write: <T, A>(fn: (arg: A) => T, arg?: A) =>
       new Promise<T>((resolve, reject) => enqueue(fn as (arg: unknown) => unknown, arg, settle as Done, { resolve, reject })),
     writeBuffered: (arg, done, ctx) => enqueue(undefined, arg, done as Done, ctx),
+    read<T>(read: () => T): Promise<T> {
+      // With a fold in flight the log is still full as this connection sees it: wait for it.
+      if (!folding && !buffer.logged()) return new Promise<T>((resolve) => resolve(read()));
+      return new Promise<T>((resolve, reject) => {
+        reads.push({ read, deferred: { resolve: resolve as (value: unknown) => void, reject } });
+        if (!syncing && !folding) schedule();
+      });
+    },
     close(): Promise<void> {
       return new Promise<void>((resolve) => {
         closed = resolve;
-        if (!syncing) finishClose();
+        if (!syncing && !folding) finishClose();
       });
     },
   };

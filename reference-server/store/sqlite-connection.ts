@@ -18,6 +18,9 @@ export function openDatabase(path: string): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Statement journals and sorts in memory: a fold's statements touch thousands of pages, and a
+  // statement journal past 64 KiB went to a temporary file (as many pwrite64 calls as the WAL's).
+  db.pragma('temp_store = MEMORY');
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   return db;
 }

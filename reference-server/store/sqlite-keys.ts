@@ -3,11 +3,13 @@
 // telemetry tables as stored cells, never decoded here.
 import type Database from 'better-sqlite3';
 import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
-import type { Scope, Store, TelemetryDelete } from './types.js';
+import type { Scope, Store, TelemetryDelete, TelemetryReads } from './types.js';
 
-type KeyQueries = Pick<Store, 'telemetryKeys' | 'attributeKeys' | 'deleteTelemetry' | 'profileTelemetryKeys' | 'profileAttributeKeys' | 'profileNames'>;
+type KeyQueries = Pick<Store, 'attributeKeys' | 'deleteTelemetry' | 'profileAttributeKeys' | 'profileNames'>;
+type TelemetryKeyReads = Pick<TelemetryReads, 'telemetryKeys' | 'profileTelemetryKeys'>;
 
-export function createKeyQueries(db: Database.Database): KeyQueries {
+/** `fold`: moves the telemetry log into the tables (sqlite-telemetry.ts), before a delete. */
+export function createKeyQueries(db: Database.Database, fold: () => void): { store: KeyQueries; reads: TelemetryKeyReads } {
   const q = {
     telemetryKeys: db.prepare(`SELECT k.key FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
       WHERE l.device = ${DEVICE_NUM('?')} ORDER BY k.key`),
@@ -32,10 +34,10 @@ export function createKeyQueries(db: Database.Database): KeyQueries {
   };
   const keys = (rows: unknown[]) => (rows as { key: string }[]).map((r) => r.key);
 
-  return {
-    telemetryKeys: (deviceId) => keys(q.telemetryKeys.all(deviceId)),
+  const store: KeyQueries = {
     attributeKeys: (deviceId, scope?: Scope) => keys(scope ? q.scopeKeys.all(deviceId, scope) : q.attributeKeys.all(deviceId)),
     deleteTelemetry(deviceId, keyList, { startTs, endTs, deleteLatest, rewriteLatest }: TelemetryDelete) {
+      fold();
       for (const key of keyList) {
         const range = { deviceId, key, startTs, endTs };
         q.deleteRange.run(range);
@@ -44,8 +46,12 @@ export function createKeyQueries(db: Database.Database): KeyQueries {
         if (removed && rewriteLatest) q.rewriteLatest.run({ deviceId, key });
       }
     },
-    profileTelemetryKeys: (profileId) => keys(q.profileTelemetryKeys.all({ profileId })),
     profileAttributeKeys: (profileId) => keys(q.profileAttributeKeys.all({ profileId })),
     profileNames: (activeOnly) => q.profileNames.all({ activeOnly: activeOnly ? 1 : 0 }) as { id: string; name: string }[],
   };
+  const reads: TelemetryKeyReads = {
+    telemetryKeys: (deviceId) => keys(q.telemetryKeys.all(deviceId)),
+    profileTelemetryKeys: (profileId) => keys(q.profileTelemetryKeys.all({ profileId })),
+  };
+  return { store, reads };
 }

@@ -102,6 +102,17 @@ const MIGRATIONS: string[] = [
     DELETE FROM telemetry_latest WHERE device = OLD.num;
   END;
   `,
+  // The telemetry ingest log (store/sqlite-telemetry.ts): batches append to it, folds move its rows
+  // into telemetry and telemetry_latest. A deleted device's rows go from it too.
+  `
+  CREATE TABLE telemetry_log (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL, type TEXT NOT NULL, value);
+  DROP TRIGGER devices_telemetry;
+  CREATE TRIGGER devices_telemetry AFTER DELETE ON devices BEGIN
+    DELETE FROM telemetry WHERE device = OLD.num;
+    DELETE FROM telemetry_latest WHERE device = OLD.num;
+    DELETE FROM telemetry_log WHERE device = OLD.num;
+  END;
+  `,
 ];
 
 /** `to`: the schema version to stop at (tests build a database as an earlier dhi left it). */

@@ -18,7 +18,7 @@ import { createKeyQueries } from './sqlite-keys.js';
 import { createAggregation } from './sqlite-aggregate.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
 import { createTelemetryWriter, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
-import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
+import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery, TelemetryReads } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
 const ATTRIBUTE_CACHE_DEVICES = 50_000;
@@ -33,9 +33,12 @@ export function createSqliteStore(path: string): Store {
   const db = openDatabase(path);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
+  // What a stop (or a crash) left in the telemetry log goes into the tables before anything reads them.
+  if (telemetry.logged()) db.transaction(telemetry.fold)();
   const committer = onDisk ? createTelemetryCommitter(path) : undefined;
   const group = createGroupCommit(db, onDisk ? `${path}-wal` : undefined, telemetry, committer);
   const lists = createLists(db);
+  const keyQueries = createKeyQueries(db, telemetry.fold);
 
   const q = {
     deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
@@ -150,9 +153,20 @@ export function createSqliteStore(path: string): Store {
   const ruleFrom = (r: Row | undefined): RuleRecord | undefined =>
     r && { method: r.method as string, type: r.type as RuleRecord['type'], reply: r.reply ? JSON.parse(r.reply as string) : null };
 
-  const store: Store = {
-    ...createKeyQueries(db),
+  const reads: TelemetryReads = {
+    ...keyQueries.reads,
     ...createAggregation(db),
+    latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
+    telemetryRange(deviceId, query: TelemetryQuery) {
+      const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;
+      const { startTs, endTs, limit } = query;
+      return query.keys.flatMap((key) => (stmt.all({ deviceId, key, startTs, endTs, limit }) as KvRow[]).map(fromRow));
+    },
+    telemetryCount: (deviceId) => count(q.telemetryCount, deviceId),
+  };
+
+  const store: Store = {
+    ...keyQueries.store,
     ...createCredentialQueries(db),
     write: group.write,
     async close() {
@@ -183,18 +197,14 @@ export function createSqliteStore(path: string): Store {
     },
     deleteDevice(id) {
       forget(id);
+      // Its rows leave the log with it (a trigger), cheaply once the log is empty.
+      telemetry.fold();
       q.deleteDevice.run(id);
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
 
     writeTelemetry: (deviceId, entries, done, ctx) => group.writeBuffered({ deviceId, entries }, done, ctx),
-    latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
-    telemetryRange(deviceId, query: TelemetryQuery) {
-      const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;
-      const { startTs, endTs, limit } = query;
-      return query.keys.flatMap((key) => (stmt.all({ deviceId, key, startTs, endTs, limit }) as KvRow[]).map(fromRow));
-    },
-    telemetryCount: (deviceId) => count(q.telemetryCount, deviceId),
+    readTelemetry: (read) => group.read(() => read(reads)),
 
     upsertAttributes(deviceId, scope, entries) {
       attributeCache.delete(deviceId);

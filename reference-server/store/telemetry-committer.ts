@@ -2,6 +2,7 @@
 // file database. The thread starts with the first batch it is given.
 import { Worker } from 'node:worker_threads';
 import type { Offload } from './group-commit.js';
+import { FOLD } from './telemetry-worker-messages.js';
 
 export interface TelemetryCommitter extends Offload {
   /** Closes the worker's connection and ends its thread (after the batch in flight, if any). */
@@ -37,6 +38,14 @@ export function createTelemetryCommitter(path: string): TelemetryCommitter {
     if (inFlight) settle(error);
   }
 
+  /** Hands the worker a message (rows to commit, or FOLD), answered by `done`. */
+  function send(message: unknown[] | typeof FOLD, done: (error: Error | null) => void): void {
+    worker ??= start();
+    inFlight = done;
+    worker.ref();
+    worker.postMessage(message);
+  }
+
   function start(): Worker {
     const started = startWorker(path);
     started.on('message', settle);
@@ -50,12 +59,8 @@ export function createTelemetryCommitter(path: string): TelemetryCommitter {
     get ready() {
       return ready;
     },
-    commit(rows, done) {
-      worker ??= start();
-      inFlight = done;
-      worker.ref();
-      worker.postMessage(rows);
-    },
+    commit: send,
+    fold: (done) => send(FOLD, done),
     async close() {
       if (!worker || !ready) return;
       ready = false;

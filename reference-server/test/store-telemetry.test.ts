@@ -54,30 +54,30 @@ describe('time series keyed by integers', () => {
 
     const store = createSqliteStore(path);
     try {
-      expect(store.latestTelemetry('dev-a')).toEqual([
+      expect(await store.readTelemetry((t) => t.latestTelemetry('dev-a'))).toEqual([
         { key: 'big', ts: 2000, type: 'LONG', value: 9223372036854775807n },
         { key: 'temp', ts: 2000, type: 'DOUBLE', value: 22 },
       ]);
-      expect(store.telemetryRange('dev-a', { keys: ['temp'], startTs: 0, endTs: 3000, limit: 10, order: 'ASC' }).map((e) => e.value))
+      expect((await store.readTelemetry((t) => t.telemetryRange('dev-a', { keys: ['temp'], startTs: 0, endTs: 3000, limit: 10, order: 'ASC' }))).map((e) => e.value))
         .toEqual([21.5, 22]);
-      expect(store.telemetryKeys('dev-b')).toEqual(['temp']);
-      expect(store.telemetryCount('dev-a')).toBe(3);
+      expect(await store.readTelemetry((t) => t.telemetryKeys('dev-b'))).toEqual(['temp']);
+      expect(await store.readTelemetry((t) => t.telemetryCount('dev-a'))).toBe(3);
 
       // A device made after the migration gets its own number: its rows are not dev-a's or dev-b's.
       const c = newDevice({ name: 'c', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(c));
       await writeTelemetry(store, c.id, [{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
-      expect(store.latestTelemetry(c.id)).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
-      expect(store.telemetryCount('dev-b')).toBe(1);
+      expect(await store.readTelemetry((t) => t.latestTelemetry(c.id))).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
+      expect(await store.readTelemetry((t) => t.telemetryCount('dev-b'))).toBe(1);
 
       // Deleting a device deletes its time series, and a later device does not inherit them.
       await store.write(() => store.deleteDevice(c.id));
       const d = newDevice({ name: 'd', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(d));
-      expect(store.latestTelemetry(d.id)).toEqual([]);
+      expect(await store.readTelemetry((t) => t.latestTelemetry(d.id))).toEqual([]);
       // d took c's number: a late message of c is refused, not written as d's.
       await expect(writeTelemetry(store, c.id, [{ key: 'temp', ts: 4000, type: 'LONG', value: 2 }])).rejects.toBeInstanceOf(DeletedMeanwhile);
-      expect(store.telemetryCount(d.id)).toBe(0);
+      expect(await store.readTelemetry((t) => t.telemetryCount(d.id))).toBe(0);
     } finally {
       await store.close();
     }
@@ -104,12 +104,12 @@ describe('time series keyed by integers', () => {
       await writeTelemetry(store, device.id, [{ key: 'real', ts: 2, type: 'LONG', value: 2 }]);
       await writeTelemetry(store, device.id, [{ key: 'ghost', ts: 3, type: 'LONG', value: 3 }]);
       await writeTelemetry(store, late.id, [{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
-      expect(store.latestTelemetry(device.id)).toEqual([
+      expect(await store.readTelemetry((t) => t.latestTelemetry(device.id))).toEqual([
         { key: 'ghost', ts: 3, type: 'LONG', value: 3 },
         { key: 'real', ts: 2, type: 'LONG', value: 2 },
       ]);
-      expect(store.latestTelemetry(late.id)).toEqual([{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
-      expect(store.latestTelemetry(taker.id)).toEqual([]);
+      expect(await store.readTelemetry((t) => t.latestTelemetry(late.id))).toEqual([{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
+      expect(await store.readTelemetry((t) => t.latestTelemetry(taker.id))).toEqual([]);
     });
   });
 
@@ -124,12 +124,12 @@ describe('time series keyed by integers', () => {
       const kept = Promise.all([send('a', 5, 1), send('a', 3, 2), send('a', 5, 3), send('old', 50, 4), send('b', 1, 5)]);
       await expect(failing).rejects.toThrow('telemetry ts null is not a number');
       await kept;
-      expect(store.latestTelemetry(device.id).map(({ key, ts, value }) => ({ key, ts, value }))).toEqual([
+      expect((await store.readTelemetry((t) => t.latestTelemetry(device.id))).map(({ key, ts, value }) => ({ key, ts, value }))).toEqual([
         { key: 'a', ts: 5, value: 3 },
         { key: 'b', ts: 1, value: 5 },
         { key: 'old', ts: 100, value: 1 },
       ]);
-      expect(store.telemetryRange(device.id, { keys: ['a'], startTs: 0, endTs: 10, limit: 10, order: 'ASC' }).map((e) => e.value))
+      expect((await store.readTelemetry((t) => t.telemetryRange(device.id, { keys: ['a'], startTs: 0, endTs: 10, limit: 10, order: 'ASC' }))).map((e) => e.value))
         .toEqual([2, 3]);
     });
   });
@@ -140,8 +140,8 @@ describe('time series keyed by integers', () => {
       const sent = writeTelemetry(store, device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
       const removed = store.write(() => store.deleteTelemetry(device.id, ['t'], { startTs: 0, endTs: 10, deleteLatest: true, rewriteLatest: false }));
       await Promise.all([sent, removed]);
-      expect(store.latestTelemetry(device.id)).toEqual([]);
-      expect(store.telemetryCount(device.id)).toBe(0);
+      expect(await store.readTelemetry((t) => t.latestTelemetry(device.id))).toEqual([]);
+      expect(await store.readTelemetry((t) => t.telemetryCount(device.id))).toBe(0);
     });
   });
 
@@ -153,8 +153,8 @@ describe('time series keyed by integers', () => {
       // The next device takes the deleted one's number (it had the greatest): it starts empty.
       const next = newDevice({ name: 'next', profileId: store.defaultProfile().id });
       await store.write(() => store.insertDevice(next));
-      expect(store.latestTelemetry(next.id)).toEqual([]);
-      expect(store.telemetryKeys(next.id)).toEqual([]);
+      expect(await store.readTelemetry((t) => t.latestTelemetry(next.id))).toEqual([]);
+      expect(await store.readTelemetry((t) => t.telemetryKeys(next.id))).toEqual([]);
     });
   });
 });
