@@ -1,29 +1,17 @@
 // What a conformance case is: data (id, title, requirement, severity) plus one small function that
 // drives the server through a CaseRun and records failures from named checks (checks.ts).
 import type { Control } from './control/index.js';
-import type { Reply, RequestSpec } from './client.js';
+import type { Exchange, Reply, RequestSpec } from './client.js';
+import type { DeviceFixture } from './control/devices.js';
+import { blocks, SEVERITIES, type Failure, type Severity } from './verdict.js';
 
-export type Severity = 'MUST' | 'SHOULD' | 'INFO';
 export type Outcome = 'pass' | 'fail' | 'skipped' | 'error';
 
-export const SEVERITIES: readonly Severity[] = ['MUST', 'SHOULD', 'INFO'];
+/** What an expectations file (--expect) may say a case ends as: a known departure, never a pass. */
+export type ExpectedOutcome = Exclude<Outcome, 'pass'>;
+
 export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'skipped', 'error'];
-
-/** One claim that did not hold. `severity` overrides the case's for a weaker sub-claim. */
-export interface Failure {
-  check: string;
-  expected: unknown;
-  actual: unknown;
-  message?: string;
-  severity?: Severity;
-}
-
-/** A device created for one case through the control API, deleted after it. */
-export interface DeviceFixture {
-  id: string;
-  name: string;
-  token: string;
-}
+export const EXPECTED_OUTCOMES: readonly ExpectedOutcome[] = ['fail', 'error', 'skipped'];
 
 /** Device request: the operationId names the contract operation its response is validated against. */
 export interface DeviceRequest extends RequestSpec {
@@ -62,19 +50,6 @@ export interface Case {
   run(t: CaseRun): Promise<void>;
 }
 
-export interface Exchange {
-  channel: 'device' | 'control';
-  /** set-up: devices created for the case; case: the case itself; clean-up: what undid it. */
-  phase?: 'set-up' | 'case' | 'clean-up';
-  operationId?: string;
-  startedAt: number;
-  durationMs: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; headers: Record<string, string>; body: string };
-  error?: string;
-  curl: string;
-}
-
 /** The record of one case in a run: what index.json, junit.xml and index.html are made of. */
 export interface CaseRecord {
   id: string;
@@ -90,14 +65,16 @@ export interface CaseRecord {
   notes?: string[];
   durationMs: number;
   transcript: Exchange[];
+  /** The entry of the expectations file (--expect) for this case, and whether the outcome matched it. */
+  expected?: ExpectationMatch;
 }
 
-/** Thrown by t.skip(). */
-export class SkipCase extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'SkipCase';
-  }
+/** An expectations entry applied to a record: `held` when the case ended as the entry says. */
+export interface ExpectationMatch {
+  outcome: ExpectedOutcome;
+  reason: string;
+  agent?: string;
+  held: boolean;
 }
 
 // Groups 1-6 as design.md lists them; 7 is robustness (run with --robustness).
@@ -131,13 +108,18 @@ export function catalogueProblems(cases: readonly Case[]): string[] {
   return problems;
 }
 
-/** Does this failure block the run? MUST always; SHOULD only under --strict; INFO never. */
-export function blocks(severity: Severity, strict: boolean): boolean {
-  return severity === 'MUST' || (strict && severity === 'SHOULD');
+/**
+ * Does this record fail the run? An expectations entry decides alone: the run fails when the case
+ * did not end as the entry says (a pass included: strict, so the file never goes stale). Without
+ * one, a failure or error blocks at MUST (and SHOULD under --strict), and a MUST case that did not
+ * run blocks unless --allow-skips.
+ */
+export function blocksRun(r: CaseRecord, strict: boolean, allowSkips = false): boolean {
+  if (r.expected) return !r.expected.held;
+  return (r.outcome === 'fail' && blocks(r.failedSeverity ?? r.severity, strict))
+    || (r.outcome === 'error' && blocks(r.severity, strict))
+    || (r.outcome === 'skipped' && r.severity === 'MUST' && !allowSkips);
 }
 
-const RANK: Record<Severity, number> = { MUST: 0, SHOULD: 1, INFO: 2 };
-
-export function strongest(severities: Severity[]): Severity | undefined {
-  return [...severities].sort((a, b) => RANK[a] - RANK[b])[0];
-}
+/** A known departure: the case ended as its expectations entry says (counted apart from failures). */
+export const expectedDeparture = (r: CaseRecord): boolean => r.expected?.held === true;

@@ -1,5 +1,5 @@
 // Small pure checks named as claims. Each returns a Failure {check, expected, actual} or undefined.
-import type { Failure, Severity } from './case.js';
+import type { Failure, Severity } from './verdict.js';
 import type { Reply } from './client.js';
 
 export type Check = (reply: Reply) => Failure | undefined;

@@ -2,13 +2,16 @@
 // runConform() is the entry point for the command and for `dhi demo`.
 import { randomBytes } from 'node:crypto';
 import { loadContract } from '../spec/load.js';
-import { blocks, opOf, type Case, type CaseRecord } from './case.js';
+import { blocksRun, opOf, type Case, type CaseRecord } from './case.js';
 import { catalogue, robustness } from './cases/index.js';
 import { createHttpTarget, RequestFailed, type HttpTarget, type Reply } from './client.js';
 import { createContractChecker } from './contract-check.js';
 import { login, type LoginResult } from './control/index.js';
+import { ExpectationsError, markExpected, loadExpectations, verdictLines, verdictOf, writeExpectations, type Expectations, type WrittenExpectations } from './expectations.js';
 import { caseLine, summaryLines } from './report/console.js';
-import { countRecords, mustNotRun, type RunReport } from './report/json.js';
+import { githubAnnotations, githubSummary, type GithubContext } from './report/github.js';
+import { countRecords, mustNotRun, type ExpectationsVerdict, type RunReport } from './report/json.js';
+import { appendFile } from 'node:fs/promises';
 import { writeReports } from './report/write.js';
 import { runCases } from './runner.js';
 import { EXIT } from '../cli/exit-codes.js';
@@ -35,6 +38,12 @@ export interface ConformOptions {
   reportDir?: string;
   insecure?: boolean;
   concurrency?: number;
+  /** The known departures of the target (YAML or JSON): the run fails on any other outcome. */
+  expect?: string;
+  /** Write an expectations file from this run (reasons of --expect kept, new ones to fill in). */
+  writeExpect?: string;
+  /** Under GitHub Actions: the step summary file to append to, and the run's page for links. */
+  github?: GithubContext;
   /** Where console lines go; default stdout. */
   print?: (line: string) => void;
 }
@@ -43,6 +52,14 @@ export interface ConformResult {
   exitCode: number;
   reportDir: string;
   counts: Record<string, number>;
+  /** Every case of the run, in catalogue order (empty when none ran: --list, exit codes 2 and 3). */
+  cases: CaseRecord[];
+  /** With --expect: the entries that held, and those to add, change or remove. */
+  expectations?: ExpectationsVerdict;
+  /** With --write-expect: the file written. */
+  written?: WrittenExpectations;
+  /** Why no case ran, when none did (exit code 2 or 3). */
+  notRun?: string;
 }
 
 /** A bad option: the CLI exits 2 with this message. */
@@ -93,14 +110,11 @@ export function catalogueLines(cases: readonly Case[]): string[] {
 
 /**
  * 1 when a case that counts failed or errored (MUST always, SHOULD under --strict), or a MUST case
- * did not run and --allow-skips was not given: a run that did not test is not a pass.
+ * did not run and --allow-skips was not given (a run that did not test is not a pass), or a case
+ * with an --expect entry did not end as the entry says (blocksRun in case.ts).
  */
 export function exitCodeOf(records: readonly CaseRecord[], strict: boolean, allowSkips = false): number {
-  const broken = records.some((r) =>
-    (r.outcome === 'fail' && blocks(r.failedSeverity ?? r.severity, strict))
-    || (r.outcome === 'error' && blocks(r.severity, strict))
-    || (r.outcome === 'skipped' && r.severity === 'MUST' && !allowSkips));
-  return broken ? 1 : 0;
+  return records.some((r) => blocksRun(r, strict, allowSkips)) ? 1 : 0;
 }
 
 const needsControl = (c: Case) => Boolean(c.devices) || Boolean(c.control);
@@ -119,11 +133,16 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   }
   if (input.list) {
     catalogueLines(selected).forEach((line) => print(line));
-    return { exitCode: 0, reportDir, counts: { total: selected.length } };
+    return { exitCode: 0, reportDir, counts: { total: selected.length }, cases: [] };
   }
   if (!input.target) throw new UsageError('--target <url> is required (the base URL of the device API)');
   const target = checkUrl('--target', input.target);
   const controlUrl = checkUrl('--control-url', input.controlUrl ?? target);
+  const expectations = input.expect ? await readExpectations(input.expect) : undefined;
+  const notRun = (exitCode: number, why: string): ConformResult => {
+    print(`dhi conform: ${why}`);
+    return { exitCode, reportDir, counts: {}, cases: [], notRun: why };
+  };
 
   const checker = createContractChecker(await loadContract());
   const connections = concurrency * 3 + 2; // a case holds up to two polls and a REST call at once
@@ -134,10 +153,7 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
   const controlHttp = createHttpTarget({ baseUrl: controlUrl, insecure: input.insecure ?? false, connections, requestTimeoutMs: REQUEST_TIMEOUT_MS });
   try {
     const probed = await probe(device);
-    if (typeof probed === 'string') {
-      print(`dhi conform: the target ${target} is not reachable: ${probed}`);
-      return { exitCode: EXIT.cannotRun, reportDir, counts: {} };
-    }
+    if (typeof probed === 'string') return notRun(EXIT.cannotRun, `the target ${target} is not reachable: ${probed}`);
     if (probed.status !== 401) {
       const type = probed.mediaType || 'no content type';
       print(`dhi conform: warning: the target does not look like the device API: GET ${target}${PROBE_PATH} answered ${probed.status} (${type}, ${probed.bytes.length} bytes) where a device API answers an unknown token 401`);
@@ -150,10 +166,7 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
       ? await login(controlHttp, input.username ?? DEFAULTS.username, input.password ?? DEFAULTS.password)
       : { unavailable: 'no selected case needs the control API' };
     if (controlNeeded && session.unavailable) {
-      if (!allowSkips) {
-        print(`dhi conform: ${session.unavailable}; check --control-url, --username and --password (or --allow-skips to run only the cases without it)`);
-        return { exitCode: 2, reportDir, counts: {} };
-      }
+      if (!allowSkips) return notRun(EXIT.usage, `${session.unavailable}; check --control-url, --username and --password (or --allow-skips to run only the cases without it)`);
       print(`dhi conform: ${session.unavailable}; the cases that need it are skipped (--allow-skips)`);
     }
     const agent = input.agent ?? new URL(target).host;
@@ -166,11 +179,15 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
       caseTimeoutMs: Math.max(CASE_TIMEOUT_MS, longestWaitMs),
       clientRpcTimeoutMs,
       runId: randomBytes(4).toString('hex'),
-      onRecord: (r) => print(caseLine(r, session.unavailable)),
+      onRecord: (r) => {
+        if (expectations) markExpected(r, expectations, agent);
+        print(caseLine(r, session.unavailable));
+      },
     });
     const durationMs = Date.now() - startedAt.getTime();
     const counts = countRecords(records);
     const exitCode = exitCodeOf(records, strict, allowSkips);
+    const verdict = input.expect ? verdictOf(input.expect, records, (r) => blocksRun(r, strict, allowSkips)) : undefined;
     const run: RunReport = {
       agent,
       target,
@@ -184,13 +201,31 @@ export async function runConform(input: ConformOptions): Promise<ConformResult> 
       exitCode,
       counts,
       mustNotRun: mustNotRun(records),
+      ...(verdict && { expectations: verdict }),
       cases: records,
     };
     await writeReports(reportDir, run);
     summaryLines(run, reportDir).forEach((line) => print(line));
-    return { exitCode, reportDir, counts };
+    if (verdict) verdictLines(verdict, records).forEach((line) => print(line));
+    const written = input.writeExpect ? await writeExpectations(input.writeExpect, records, run, expectations) : undefined;
+    if (written) print(`wrote ${written.entries} entries to ${written.file}${written.unexplained.length ? `: fill in the reason of ${written.unexplained.join(', ')} (a run with --expect refuses an entry without one)` : ''}`);
+    if (input.github) {
+      githubAnnotations(run).forEach((line) => print(line));
+      if (input.github.stepSummary) await appendFile(input.github.stepSummary, githubSummary(run, reportDir, input.github));
+    }
+    return { exitCode, reportDir, counts, cases: records, ...(verdict && { expectations: verdict }), ...(written && { written }) };
   } finally {
     await Promise.all([device.close(), controlHttp.close()]);
+  }
+}
+
+/** Every id this dhi has (robustness cases too): an expectations file may name any of them. */
+async function readExpectations(file: string): Promise<Expectations> {
+  try {
+    return await loadExpectations(file, new Set([...catalogue, ...robustness].map((c) => c.id)));
+  } catch (error) {
+    if (error instanceof ExpectationsError) throw new UsageError(error.message);
+    throw error;
   }
 }
 

@@ -1,7 +1,6 @@
 // HTTP to one origin: one explicit undici Pool per target, every exchange recorded with a curl line.
 import { createHash } from 'node:crypto';
 import { Pool } from 'undici';
-import type { Exchange } from './case.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD';
 export type Query = Record<string, string | number | boolean | (string | number)[] | undefined>;
@@ -39,6 +38,19 @@ export interface Reply {
   /** The parsed body; undefined when the body is empty or not JSON (see jsonError). */
   json: unknown;
   jsonError?: string;
+}
+
+export interface Exchange {
+  channel: 'device' | 'control';
+  /** set-up: devices created for the case; case: the case itself; clean-up: what undid it. */
+  phase?: 'set-up' | 'case' | 'clean-up';
+  operationId?: string;
+  startedAt: number;
+  durationMs: number;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string };
+  error?: string;
+  curl: string;
 }
 
 export interface HttpTarget {

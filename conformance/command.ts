@@ -1,6 +1,7 @@
 // `dhi conform`: options and help. The suite itself is loaded only when the command runs.
 import type { Command } from 'commander';
 import { collect, httpUrl, integer } from '../cli/option-parsers.js';
+import type { ConformOptions } from './cli.js';
 
 export function registerConform(program: Command): void {
   program
@@ -21,10 +22,14 @@ export function registerConform(program: Command): void {
     .option('--report-dir <dir>', 'where reports go', 'reports/conformance')
     .option('--insecure', 'accept a self-signed HTTPS certificate', false)
     .option('--concurrency <n>', 'cases run at once', integer(1, 256), 8)
-    .action(async (options) => {
+    .option('--expect <file>', 'the known departures of the target (YAML or JSON: per case id an outcome and a one-line reason): the run passes when every case ends as listed and every other case passes, and fails on a new failure and on a listed case that passes')
+    .option('--write-expect <file>', 'write an expectations file from this run: an entry per case that did not pass (reasons of --expect kept; new ones to fill in)')
+    .addHelpText('after', '\nUnder GitHub Actions (GITHUB_ACTIONS=true) the run also appends a markdown summary to\n$GITHUB_STEP_SUMMARY and prints one ::error annotation per case that fails it.')
+    .action(async (options: ConformOptions) => {
       const { runConform, UsageError } = await import('./cli.js');
+      const { githubFromEnv } = await import('./report/github.js');
       try {
-        const result = await runConform(options);
+        const result = await runConform({ ...options, github: githubFromEnv(process.env) });
         process.exitCode = result.exitCode;
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;

@@ -3,7 +3,7 @@
 import type { Contract } from '../spec/load.js';
 import { isPersistentOneWayAnswer } from '../spec/persistent-rpc.js';
 import { compile, describeErrors, type Validator } from '../spec/schema-validator.js';
-import type { Failure, Severity } from './case.js';
+import type { Failure, Severity } from './verdict.js';
 import type { Reply } from './client.js';
 
 export interface ContractChecker {

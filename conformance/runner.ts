@@ -1,6 +1,7 @@
 // Runs cases concurrently, each with its own devices and transcript; cleans up after every case.
-import { SkipCase, strongest, type Case, type CaseRecord, type CaseRun, type DeviceRequest, type Exchange, type Failure } from './case.js';
-import { RequestFailed, type HttpTarget, type Reply } from './client.js';
+import { type Case, type CaseRecord, type CaseRun, type DeviceRequest } from './case.js';
+import { SkipCase, strongest, type Failure } from './verdict.js';
+import { RequestFailed, type Exchange, type HttpTarget, type Reply } from './client.js';
 import type { ContractChecker } from './contract-check.js';
 import { ControlError, createControl, unavailableControl, type Control } from './control/index.js';
 

@@ -20,6 +20,7 @@ import { createBodyValidator } from './validation.js';
 import { debugRequestLogs, logSerializers, staticSegmentsOf } from './logging.js';
 import { lingerOnClose } from './lingering-close.js';
 import type { ServerContext } from './context.js';
+import { createServerMetrics, type ServerMetrics } from './metrics.js';
 import type { DeviceRecord, Store } from './store/types.js';
 
 declare module 'fastify' {
@@ -33,12 +34,15 @@ export interface BuildOptions {
   store?: Store;
   /** Where the log lines go (stdout by default). */
   logStream?: DestinationStream;
+  /** The metrics of config.metrics, when the caller made them (to hand their hook to its store too). */
+  metrics?: ServerMetrics;
 }
 
 export async function buildApp(input: Partial<ServerConfig> = {}, options: BuildOptions = {}): Promise<FastifyInstance> {
   const config = validateConfig(input);
   const contract = await loadContract();
-  const store = options.store ?? createSqliteStore(config.db);
+  const metrics = config.metrics ? (options.metrics ?? createServerMetrics()) : undefined;
+  const store = options.store ?? createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
   const polls = createLongPolls();
   const ctx: ServerContext = {
     config,
@@ -75,6 +79,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   app.decorate('dhi', ctx);
   app.decorateRequest('device', null as unknown as DeviceRecord);
   app.decorateRequest('rawBody', null);
+  metrics?.register(app, polls);
   app.setValidatorCompiler(createBodyValidator());
   app.setErrorHandler(errorHandler);
 

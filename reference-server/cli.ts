@@ -4,6 +4,7 @@ import { ConfigError, defaultConfig, type ServerConfig } from './config.js';
 import { ListenError } from './listeners.js';
 import { startServer, type RunningServer } from './server.js';
 import { DEFAULT_ADMIN } from './control-api/auth.js';
+import { METRICS_PATH } from './metrics.js';
 
 export interface ServeOptions {
   host?: string;
@@ -27,6 +28,8 @@ export interface ServeOptions {
   adminPassword?: string;
   jwtSecret?: string;
   logLevel?: string;
+  /** Serve Prometheus metrics at GET /metrics on the HTTP listener. */
+  metrics?: boolean;
 }
 
 export function configFromOptions(options: ServeOptions): Partial<ServerConfig> {
@@ -52,6 +55,7 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
     adminPassword: options.adminPassword,
     jwtSecret: options.jwtSecret,
     logLevel: options.logLevel as ServerConfig['logLevel'] | undefined,
+    metrics: options.metrics,
   };
 }
 
@@ -65,6 +69,7 @@ export function banner(server: RunningServer, config: Readonly<ServerConfig>): s
     `  login      ${DEFAULT_ADMIN} / ${config.adminPassword === defaultConfig.adminPassword ? config.adminPassword : '(--admin-password)'}`,
     `  JWT        curl -s -X POST ${server.httpUrl}/api/auth/login -H 'Content-Type: application/json' -d '{"username":"${DEFAULT_ADMIN}","password":"..."}'`,
     `  database   ${config.db}; request logs: --log-level debug; stop: Ctrl-C`,
+    ...(config.metrics ? [`  metrics    ${server.httpUrl}${METRICS_PATH} (Prometheus)`] : []),
   ];
 }
 

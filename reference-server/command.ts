@@ -26,6 +26,7 @@ export function registerServe(program: Command): void {
     .option('--no-type-cast', 'store numeric strings as strings (ThingsBoard casts them to numbers)')
     .option('--admin-password <password>', 'password of tenant@thingsboard.org', 'tenant')
     .option('--jwt-secret <secret>', 'HMAC secret for control API tokens (generated and stored when absent)')
+    .option('--metrics', 'serve Prometheus metrics at GET /metrics: requests by route and status, their latency, open polls, group-commit batch sizes, process figures', false)
     .option('--log-level <level>', 'fatal, error, warn, info, debug (adds one line per request), trace or silent', 'warn')
     .action(async (options) => {
       const { runServe } = await import('./cli.js');

@@ -52,6 +52,8 @@ export interface ServerConfig {
   jwtSecret?: string;
   jwtTtlSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Serve Prometheus metrics at GET /metrics (metrics.ts). */
+  metrics: boolean;
 }
 
 export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
@@ -81,6 +83,7 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
   adminPassword: 'tenant',
   jwtTtlSeconds: 9000,
   logLevel: 'warn',
+  metrics: false,
 });
 
 export class ConfigError extends Error {

@@ -75,6 +75,9 @@ export function newDevice(fields: {
     firmwareId: null,
     softwareId: null,
     additionalInfo: fields.additionalInfo ?? null,
+    deviceData: null,
+    externalId: null,
+    version: 1,
     createdTime: Date.now(),
   };
 }
@@ -88,6 +91,7 @@ export function newProfile(name: string): ProfileRecord {
   return {
     id: randomUUID(), name, type: 'DEFAULT', transportType: 'DEFAULT', description: null, isDefault: false,
     provisionType: 'DISABLED', provisionKey: null, provisionSecret: null, firmwareId: null, softwareId: null,
+    image: null, defaultQueueName: null, configuration: null, transportConfiguration: null, externalId: null, version: 1,
     createdTime: Date.now(),
   };
 }

@@ -11,6 +11,7 @@ export const ErrorCode = {
   BAD_REQUEST_PARAMS: 31,
   ITEM_NOT_FOUND: 32,
   TOO_MANY_REQUESTS: 33,
+  VERSION_CONFLICT: 35,
 } as const;
 
 export class ApiError extends Error {

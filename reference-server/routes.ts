@@ -1,7 +1,8 @@
 // One Fastify route per contract operation: URL, request validation and response serialisation
 // all come from the OpenAPI document; the handler comes from the operationId.
 import type { FastifyInstance, onRequestHookHandler, preValidationHookHandler, RouteShorthandOptions } from 'fastify';
-import type { Contract, JsonSchema, Operation } from '../spec/load.js';
+import type { Contract, Operation } from '../spec/load.js';
+import type { JsonSchema } from '../spec/schema-validator.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { badRequest } from './errors.js';
 import { limitFor } from './payload-limits.js';

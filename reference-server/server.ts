@@ -7,6 +7,8 @@ import { buildApp } from './app.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
 import { createSqliteStore } from './store/sqlite.js';
+import { createServerMetrics } from './metrics.js';
+import type { Store } from './store/types.js';
 import { answerUnavailable, connectionOptions, drain, listenError, listenOn, protect, trackConnections } from './listeners.js';
 
 export interface RunningServer {
@@ -26,11 +28,17 @@ function urlOf(scheme: string, host: string, address: AddressInfo): string {
   return `${scheme}://${shown}:${address.port}`;
 }
 
-export async function startServer(input: Partial<ServerConfig> = {}): Promise<RunningServer> {
+export interface StartOptions {
+  /** Serve this store instead of opening config.db (tests fill one up); closed with the server. */
+  store?: Store;
+}
+
+export async function startServer(input: Partial<ServerConfig> = {}, options: StartOptions = {}): Promise<RunningServer> {
   const config = validateConfig(input);
   // The store outlives the app's own close: it is closed once both listeners have drained.
-  const store = createSqliteStore(config.db);
-  const app = await buildApp(config, { store });
+  const metrics = config.metrics ? createServerMetrics() : undefined;
+  const store = options.store ?? createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
+  const app = await buildApp(config, { store, metrics });
   let https: HttpsServer | undefined;
   // Fastify runs this after buildApp's preClose (polls answered, answers marked Connection: close),
   // and closes its HTTP server only afterwards: both listeners drain here, together.

@@ -8,8 +8,10 @@ import { FleetError } from './fleet.js';
 import { exportK6 } from './k6/export.js';
 import type { ProfileSpec } from './profiles.js';
 import { interruptOnSigint } from './interrupt.js';
+import { ExporterError, withPrometheus } from './prometheus.js';
 import { createProgress } from './progress.js';
-import { buildSummary, writeReports, type Summary } from './report/summary.js';
+import { buildSummary, type Summary } from './report/summary.js';
+import { writeReports } from './report/write.js';
 import { renderTable } from './report/table.js';
 import { loadTemplates } from './routes.js';
 import { applyOverrides, loadScenario, ScenarioError } from './scenario.js';
@@ -40,6 +42,11 @@ export interface SimulateOptions {
   exportK6?: string;
   keepDevices: boolean;
   insecure: boolean;
+  /** Serve the run's metrics for Prometheus on this port (0: any free one) while it runs. */
+  prometheusPort?: number;
+  prometheusHost: string;
+  /** Milliseconds the metrics stay up after the run, for a last scrape. */
+  prometheusLinger: number;
 }
 
 /** 130: the shell's code for a run ended by SIGINT (128 + 2), kept for a run stopped early with Ctrl-C. */
@@ -130,16 +137,21 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
   // Ctrl-C ends the run early; the reports are still written and the devices still deleted.
   const interrupt = interruptOnSigint(print);
   try {
-    const outcome = await simulate(config, thresholds, options.reportDir, createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY), columns: process.stdout.columns }), interrupt.signal);
-    print(`\n${renderTable(outcome.summary)}\n`);
-    print(`reports: ${outcome.reportDir}/summary.json, ${outcome.reportDir}/report.html\n`);
+    const progress = createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY), columns: process.stdout.columns });
+    // The table and the reports first, then the metrics' linger (if any).
+    const outcome = await withPrometheus(options, print, interrupt.signal, async (onEvent) => {
+      const done = await simulate(config, thresholds, options.reportDir, onEvent ? (e) => (onEvent(e), progress(e)) : progress, interrupt.signal);
+      print(`\n${renderTable(done.summary)}\n`);
+      print(`reports: ${done.reportDir}/summary.json, ${done.reportDir}/report.html\n`);
+      return done;
+    });
     if (outcome.exitCode === EXIT.breached) console.error('dhi simulate: a threshold was breached');
     if (outcome.exitCode === EXIT.interrupted) console.error('dhi simulate: interrupted (the reports cover the run until Ctrl-C)');
     process.exitCode = outcome.exitCode;
   } catch (error) {
-    if (error instanceof FleetError || error instanceof SimulationError || error instanceof ControlError) {
+    if (error instanceof FleetError || error instanceof SimulationError || error instanceof ControlError || error instanceof ExporterError) {
       console.error(`dhi simulate: ${error.message}`);
-      process.exitCode = error instanceof FleetError && error.usage ? EXIT.usage : EXIT.failed;
+      process.exitCode = (error instanceof FleetError && error.usage) || error instanceof ExporterError ? EXIT.usage : EXIT.failed;
     } else throw error;
   } finally {
     interrupt.dispose();

@@ -53,6 +53,9 @@ export function registerSimulate(program: Command): void {
     .option('--export-k6 <file.ts>', 'write the scenario as a k6 script (typed with @types/k6) instead of running it')
     .option('--keep-devices', 'leave the devices this run created on the server', false)
     .option('--insecure', "HTTPS without certificate checks (dhi serve's self-signed certificate)", false)
+    .option('--prometheus-port <n>', 'serve the run\'s per-path counters and latency histograms for Prometheus at http://<host>:<n>/metrics while it runs (0: any free port, printed)', integer(0, 65535))
+    .option('--prometheus-host <addr>', 'address of --prometheus-port (0.0.0.0: all interfaces)', '127.0.0.1')
+    .addOption(durationOption('--prometheus-linger <time>', 'keep --prometheus-port up this long after the run, for a last scrape of the final figures', 0, '0').argParser(warmup))
     .action(async (options, command: Command) => {
       const { runSimulate } = await import('./cli.js');
       await runSimulate(options, command);

@@ -4,7 +4,7 @@
 import { createControl, type Control } from './control.js';
 import { createThroughControl, createThroughProvisioning, deleteFleet, readTokensFile, type FleetMember } from './fleet.js';
 import { isIpv4Loopback } from './http.js';
-import type { Aggregate, IntervalView, PathName, Phase } from './metrics.js';
+import type { Aggregate, IntervalView, MetricsDelta, PathName, Phase } from './metrics.js';
 import { loadTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
 import { runFleet } from './run-fleet.js';
@@ -35,7 +35,9 @@ export type EngineEvent =
   | { type: 'phase'; phase: 'fleet' | 'running' | 'steady' | 'stopping' | 'cleanup'; message: string }
   | { type: 'fleet-progress'; done: number; total: number }
   | { type: 'tick'; second: number; online: number; devices: number; phase: Phase; paths: Partial<Record<PathName, IntervalView>> }
-  | { type: 'warning'; message: string };
+  | { type: 'warning'; message: string }
+  /** A measurement delta as it is folded into the totals (about once a second per process): what an exporter reads. */
+  | { type: 'measured'; delta: MetricsDelta };
 
 export interface SimulationResult {
   config: SimulationConfig;

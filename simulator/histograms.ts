@@ -1,6 +1,6 @@
 // HDR histograms of latency (hdr-histogram-js, pure-JS build). Values are recorded in
 // microseconds; reports speak milliseconds. Workers ship their histograms as compressed base64.
-import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
+import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type Histogram, type JsHistogram } from 'hdr-histogram-js';
 
 export type { Histogram };
 
@@ -24,6 +24,21 @@ export function addEncoded(into: Histogram, from: string | Histogram): void {
   const decoded = decodeFromCompressedBase64(from, 32, false);
   into.add(decoded);
   decoded.destroy();
+}
+
+/**
+ * Each distinct recorded value (microseconds, the middle of its HDR bucket) with its count, of a
+ * histogram or one encoded by encodeHistogram(). Ours are all the pure-JS kind, which iterates.
+ */
+export function forEachValue(from: string | Histogram, visit: (micros: number, count: number) => void): void {
+  const histogram = (typeof from === 'string' ? decodeFromCompressedBase64(from, 32, false) : from) as JsHistogram;
+  const values = histogram.recordedValuesIterator;
+  values.reset();
+  while (values.hasNext()) {
+    const step = values.next();
+    visit(histogram.medianEquivalentValue(step.valueIteratedTo), step.countAtValueIteratedTo);
+  }
+  if (typeof from === 'string') histogram.destroy();
 }
 
 export interface LatencyStats {

@@ -42,6 +42,7 @@ export function createProgress(out: ProgressOutput): (event: EngineEvent) => voi
     live = { kind: 'none' };
   };
   return (event) => {
+    if (event.type === 'measured') return;
     if (event.type === 'tick') {
       const lines = formatTick(event).map(fit);
       if (!out.isTTY) {

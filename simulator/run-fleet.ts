@@ -77,6 +77,7 @@ export async function runFleet(
   };
   const absorb = (delta: MetricsDelta) => {
     aggregate.absorb(delta, second());
+    emit({ type: 'measured', delta });
     const ids = delta.online.flatMap((index) => (idOf[index] ? [idOf[index]] : []));
     onlineIds.push(...ids);
     if (ids.length) driver?.online(ids);

@@ -2424,6 +2424,19 @@ export interface components {
             /** Format: uuid */
             id: string;
         };
+        /** @description A typed id in a request body, bound as ThingsBoard binds its ids (a Jackson creator from `id` alone). `entityType` may be left out and is not read; the property says the type. */
+        EntityIdInput: {
+            entityType?: string | null;
+            /** Format: uuid */
+            id: string;
+        };
+        /**
+         * Format: int64
+         * @description ThingsBoard's optimistic lock. 1 when created, one more at every save; a save that carries another number than the stored one is 409 (errorCode 35) `<Entity> was already changed by someone else`, a save without it overwrites.
+         */
+        Version: number | null;
+        /** @description Free JSON kept as sent (ThingsBoard's additionalInfo). */
+        AdditionalInfo: Record<string, unknown> | null;
         JwtPair: {
             token: string;
             refreshToken: string;
@@ -2451,65 +2464,120 @@ export interface components {
             totalElements: number;
             hasNext: boolean;
         };
+        /** @description ThingsBoard's Customer as its REST API binds it. Properties it does not have are ignored; `tenantId`, `createdTime` and `name` are the server's and ignored too. */
         CustomerInput: {
-            id?: components["schemas"]["EntityId"];
+            id?: components["schemas"]["EntityIdInput"];
             title: string;
-            email?: string;
+            country?: string | null;
+            state?: string | null;
+            city?: string | null;
+            address?: string | null;
+            address2?: string | null;
+            zip?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            additionalInfo?: components["schemas"]["AdditionalInfo"];
+            externalId?: components["schemas"]["EntityIdInput"] | null;
+            version?: components["schemas"]["Version"];
         };
         Customer: {
             id: components["schemas"]["EntityId"];
             createdTime: number;
+            tenantId: components["schemas"]["EntityId"];
             title: string;
             /** @description The title (ThingsBoard). */
-            name?: string;
-            email?: string | null;
+            name: string;
+            country: string | null;
+            state: string | null;
+            city: string | null;
+            address: string | null;
+            address2: string | null;
+            zip: string | null;
+            phone: string | null;
+            email: string | null;
+            additionalInfo: components["schemas"]["AdditionalInfo"];
+            externalId: components["schemas"]["EntityId"] | null;
+            version: components["schemas"]["Version"];
         };
+        /** @description ThingsBoard's User as its REST API binds it. Properties it does not have are ignored; `tenantId`, `createdTime` and `name` are the server's and ignored too. */
         UserInput: {
             /** @description An existing user's id - the save updates it (404 when there is none). */
-            id?: components["schemas"]["EntityId"];
+            id?: components["schemas"]["EntityIdInput"];
             email: string;
             /** @enum {string} */
             authority: "TENANT_ADMIN" | "CUSTOMER_USER";
-            customerId?: components["schemas"]["EntityId"];
-            firstName?: string;
-            lastName?: string;
+            customerId?: components["schemas"]["EntityIdInput"] | null;
+            firstName?: string | null;
+            lastName?: string | null;
+            phone?: string | null;
+            additionalInfo?: components["schemas"]["AdditionalInfo"];
+            version?: components["schemas"]["Version"];
         };
         User: {
             id: components["schemas"]["EntityId"];
-            createdTime?: number;
+            createdTime: number;
+            tenantId: components["schemas"]["EntityId"];
             email: string;
             /** @description The email (ThingsBoard). */
-            name?: string;
+            name: string;
             authority: string;
             /** @description ThingsBoard - the null-uuid customer (13814000-1dd2-11b2-8080-808080808080) for a tenant admin. */
-            customerId?: components["schemas"]["EntityId"] | null;
-            firstName?: string | null;
-            lastName?: string | null;
+            customerId: components["schemas"]["EntityId"] | null;
+            firstName: string | null;
+            lastName: string | null;
+            phone: string | null;
+            additionalInfo: components["schemas"]["AdditionalInfo"];
+            version: components["schemas"]["Version"];
         };
+        /** @description ThingsBoard's Device as its REST API binds it. Properties it does not have are ignored; `tenantId` and `createdTime` are the server's and ignored too. */
         DeviceInput: {
-            id?: components["schemas"]["EntityId"];
+            id?: components["schemas"]["EntityIdInput"];
             name: string;
             /** @default default */
-            type?: string;
+            type?: string | null;
             label?: string | null;
-            deviceProfileId?: components["schemas"]["EntityId"] | null;
-            firmwareId?: components["schemas"]["EntityId"] | null;
-            softwareId?: components["schemas"]["EntityId"] | null;
-            customerId?: components["schemas"]["EntityId"] | null;
-            additionalInfo?: Record<string, unknown> | null;
+            deviceProfileId?: components["schemas"]["EntityIdInput"] | null;
+            firmwareId?: components["schemas"]["EntityIdInput"] | null;
+            softwareId?: components["schemas"]["EntityIdInput"] | null;
+            customerId?: components["schemas"]["EntityIdInput"] | null;
+            deviceData?: components["schemas"]["DeviceData"] | null;
+            additionalInfo?: components["schemas"]["AdditionalInfo"];
+            externalId?: components["schemas"]["EntityIdInput"] | null;
+            version?: components["schemas"]["Version"];
         };
+        /** @description ThingsBoard's DeviceData, kept as sent; a device saved without it gets the DEFAULT configuration and its profile's transport type. */
+        DeviceData: {
+            configuration: {
+                /** @constant */
+                type: "DEFAULT";
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The transport's own settings (MQTT topics, ...) kept as sent. */
+            transportConfiguration: {
+                type: components["schemas"]["TransportType"];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @enum {string} */
+        TransportType: "DEFAULT" | "MQTT" | "COAP" | "LWM2M" | "SNMP";
         Device: {
             id: components["schemas"]["EntityId"];
             createdTime: number;
+            tenantId: components["schemas"]["EntityId"];
             name: string;
             type: string;
-            label?: string | null;
+            label: string | null;
             deviceProfileId: components["schemas"]["EntityId"];
             /** @description ThingsBoard - the null-uuid customer (13814000-1dd2-11b2-8080-808080808080) when the device is unassigned. */
-            customerId?: components["schemas"]["EntityId"];
-            firmwareId?: components["schemas"]["EntityId"] | null;
-            softwareId?: components["schemas"]["EntityId"] | null;
-            additionalInfo?: Record<string, unknown> | null;
+            customerId: components["schemas"]["EntityId"];
+            deviceData: components["schemas"]["DeviceData"];
+            firmwareId: components["schemas"]["EntityId"] | null;
+            softwareId: components["schemas"]["EntityId"] | null;
+            externalId: components["schemas"]["EntityId"] | null;
+            version: components["schemas"]["Version"];
+            additionalInfo: components["schemas"]["AdditionalInfo"];
         };
         DeviceInfo: components["schemas"]["Device"] & {
             customerTitle?: string | null;
@@ -2534,7 +2602,7 @@ export interface components {
         DeviceCredentialsInput: {
             /** @description ThingsBoard's credentials id object; ignored. */
             id?: unknown;
-            deviceId?: components["schemas"]["EntityId"];
+            deviceId?: components["schemas"]["EntityIdInput"];
             /** @enum {string} */
             credentialsType: "ACCESS_TOKEN" | "X509_CERTIFICATE" | "MQTT_BASIC" | "LWM2M_CREDENTIALS";
             credentialsId?: string | null;
@@ -2635,32 +2703,42 @@ export interface components {
         };
         /** @enum {string} */
         ChecksumAlgorithm: "MD5" | "SHA256" | "SHA384" | "SHA512" | "CRC32" | "MURMUR3_32" | "MURMUR3_128";
+        /** @description ThingsBoard's SaveOtaPackageInfoRequest as its REST API binds it. Properties it does not have are ignored; `tenantId`, `createdTime`, `name`, `hasData` and the data's own fields (`fileName`, `contentType`, `checksumAlgorithm`, `checksum`, `dataSize`, set by the upload) are the server's and ignored too. */
         OtaPackageInput: {
-            id?: components["schemas"]["EntityId"];
+            id?: components["schemas"]["EntityIdInput"];
             title: string;
             version: string;
             tag?: string | null;
             /** @enum {string} */
             type: "FIRMWARE" | "SOFTWARE";
-            deviceProfileId?: components["schemas"]["EntityId"] | null;
+            deviceProfileId?: components["schemas"]["EntityIdInput"] | null;
             url?: string | null;
+            /** @description True - the package is a url (400 `Ota package URL should be specified!` without one). */
+            usesUrl?: boolean | null;
+            additionalInfo?: components["schemas"]["AdditionalInfo"];
+            externalId?: components["schemas"]["EntityIdInput"] | null;
         };
         OtaPackageInfo: {
             id: components["schemas"]["EntityId"];
-            createdTime?: number;
-            deviceProfileId?: components["schemas"]["EntityId"] | null;
+            createdTime: number;
+            tenantId: components["schemas"]["EntityId"];
+            deviceProfileId: components["schemas"]["EntityId"] | null;
             /** @enum {string} */
             type: "FIRMWARE" | "SOFTWARE";
             title: string;
             version: string;
-            tag?: string | null;
-            url?: string | null;
+            tag: string | null;
+            url: string | null;
             hasData: boolean;
-            fileName?: string | null;
-            contentType?: string | null;
-            checksumAlgorithm?: components["schemas"]["ChecksumAlgorithm"] | null;
-            checksum?: string | null;
-            dataSize?: number | null;
+            fileName: string | null;
+            contentType: string | null;
+            checksumAlgorithm: components["schemas"]["ChecksumAlgorithm"] | null;
+            checksum: string | null;
+            dataSize: number | null;
+            externalId: components["schemas"]["EntityId"] | null;
+            /** @description The title (ThingsBoard). */
+            name: string;
+            additionalInfo: components["schemas"]["AdditionalInfo"];
         };
         OtaPackagePage: {
             data: components["schemas"]["OtaPackageInfo"][];
@@ -2673,54 +2751,97 @@ export interface components {
             type: "DISABLED" | "ALLOW_CREATE_NEW_DEVICES" | "CHECK_PRE_PROVISIONED_DEVICES";
             provisionDeviceSecret?: string | null;
         };
+        /** @description ThingsBoard's DeviceProfile as its REST API binds it. Properties it does not have are ignored; `tenantId` and `createdTime` are the server's. Rule chains, dashboards and alarm rules are not modelled by dhi - a profile that names one is refused (400) naming the property. */
         DeviceProfileInput: {
-            id?: components["schemas"]["EntityId"];
+            id?: components["schemas"]["EntityIdInput"];
             name: string;
-            /** @default DEFAULT */
-            type?: string;
-            /** @default DEFAULT */
-            transportType?: string;
+            /**
+             * @default DEFAULT
+             * @enum {string|null}
+             */
+            type?: "DEFAULT" | null;
+            transportType?: components["schemas"]["TransportType"] | null;
             description?: string | null;
-            default?: boolean;
-            /** @enum {string} */
-            provisionType?: "DISABLED" | "ALLOW_CREATE_NEW_DEVICES" | "CHECK_PRE_PROVISIONED_DEVICES";
+            image?: string | null;
+            default?: boolean | null;
+            /** @enum {string|null} */
+            provisionType?: "DISABLED" | "ALLOW_CREATE_NEW_DEVICES" | "CHECK_PRE_PROVISIONED_DEVICES" | null;
             provisionDeviceKey?: string | null;
-            firmwareId?: components["schemas"]["EntityId"] | null;
-            softwareId?: components["schemas"]["EntityId"] | null;
-            profileData?: components["schemas"]["DeviceProfileData"];
+            firmwareId?: components["schemas"]["EntityIdInput"] | null;
+            softwareId?: components["schemas"]["EntityIdInput"] | null;
+            defaultRuleChainId?: components["schemas"]["EntityIdInput"] | null;
+            defaultEdgeRuleChainId?: components["schemas"]["EntityIdInput"] | null;
+            defaultDashboardId?: components["schemas"]["EntityIdInput"] | null;
+            defaultQueueName?: string | null;
+            profileData?: components["schemas"]["DeviceProfileData"] | null;
+            externalId?: components["schemas"]["EntityIdInput"] | null;
+            version?: components["schemas"]["Version"];
         };
-        /** @description ThingsBoard's DeviceProfileData; dhi keeps the provisioning configuration and answers DEFAULT for the others. */
+        /** @description ThingsBoard's DeviceProfileData. `configuration` and `transportConfiguration` are kept as sent (DEFAULT and the profile's transport type when absent); the provisioning configuration drives provisioning; `alarms` (alarm rules) must be empty or absent. */
         DeviceProfileData: {
-            configuration?: {
-                type?: string;
-            };
-            transportConfiguration?: {
-                type?: string;
-            };
-            provisionConfiguration?: components["schemas"]["ProvisionConfiguration"];
+            configuration?: ({
+                /** @constant */
+                type: "DEFAULT";
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            transportConfiguration?: ({
+                type: components["schemas"]["TransportType"];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            provisionConfiguration?: components["schemas"]["ProvisionConfiguration"] | null;
+            /** @description Alarm rules - not modelled by dhi. */
+            alarms?: unknown[] | null;
         };
         DeviceProfile: {
             id: components["schemas"]["EntityId"];
-            createdTime?: number;
+            createdTime: number;
+            tenantId: components["schemas"]["EntityId"];
             name: string;
-            type?: string;
-            transportType?: string;
-            description?: string | null;
-            default?: boolean;
+            description: string | null;
+            image: string | null;
+            /** @constant */
+            type: "DEFAULT";
+            transportType: components["schemas"]["TransportType"];
             /** @enum {string} */
             provisionType: "DISABLED" | "ALLOW_CREATE_NEW_DEVICES" | "CHECK_PRE_PROVISIONED_DEVICES";
-            provisionDeviceKey?: string | null;
-            firmwareId?: components["schemas"]["EntityId"] | null;
-            softwareId?: components["schemas"]["EntityId"] | null;
-            profileData: components["schemas"]["DeviceProfileData"];
+            /** @description dhi has no rule chains. */
+            defaultRuleChainId: null;
+            /** @description dhi has no dashboards. */
+            defaultDashboardId: null;
+            defaultQueueName: string | null;
+            provisionDeviceKey: string | null;
+            firmwareId: components["schemas"]["EntityId"] | null;
+            softwareId: components["schemas"]["EntityId"] | null;
+            /** @description dhi has no edges. */
+            defaultEdgeRuleChainId: null;
+            externalId: components["schemas"]["EntityId"] | null;
+            version: components["schemas"]["Version"];
+            default: boolean;
+            profileData: {
+                configuration: {
+                    /** @constant */
+                    type: "DEFAULT";
+                } & {
+                    [key: string]: unknown;
+                };
+                transportConfiguration: {
+                    type: components["schemas"]["TransportType"];
+                } & {
+                    [key: string]: unknown;
+                };
+                provisionConfiguration: components["schemas"]["ProvisionConfiguration"];
+                alarms: null;
+            };
         };
         DeviceProfileInfo: {
             id: components["schemas"]["EntityId"];
+            tenantId: components["schemas"]["EntityId"];
             name: string;
-            /** @description dhi keeps no profile images. */
-            image?: null;
+            image: string | null;
             /** @description dhi has no dashboards. */
-            defaultDashboardId?: null;
+            defaultDashboardId: null;
             type: string;
             transportType: string;
         };
@@ -2878,6 +2999,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["AnyJson"];
+            };
+        };
+        /** @description The save carried a `version` other than the stored one (ThingsBoard's optimistic lock, errorCode 35). */
+        VersionConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
             };
         };
         /** @description ThingsBoard has this endpoint; it is about something dhi does not model, which `message` names (errorCode 2). */
@@ -3465,6 +3595,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["VersionConflict"];
         };
     };
     getCustomer: {
@@ -3539,6 +3670,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["VersionConflict"];
         };
     };
     getUserToken: {
@@ -4195,6 +4327,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["VersionConflict"];
         };
     };
     getDevice: {
@@ -4574,6 +4707,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["VersionConflict"];
         };
     };
     updateDeviceCredentials: {
@@ -6192,6 +6326,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["VersionConflict"];
         };
     };
     getDeviceProfile: {

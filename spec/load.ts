@@ -5,10 +5,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { createAjv } from './schema-validator.js';
+import { createAjv, type JsonSchema } from './schema-validator.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
-export type JsonSchema = Record<string, unknown>;
 
 export interface ResponseSpec {
   description: string;

@@ -3,11 +3,11 @@
 import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as formats from 'ajv-formats';
 import type { FormatsPlugin } from 'ajv-formats';
-import type { JsonSchema } from './load.js';
 
 // ajv-formats is CommonJS; from ESM its plugin function is the namespace's default.
 const addFormats = formats.default as unknown as FormatsPlugin;
 
+export type JsonSchema = Record<string, unknown>;
 export type Validator = ValidateFunction;
 
 export function createAjv(options: Options = {}): Ajv2020 {

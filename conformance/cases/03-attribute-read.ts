@@ -1,5 +1,6 @@
 // Operation 3: GET /api/v1/{token}/attributes?clientKeys=..&sharedKeys=..
-import type { Case, CaseRun, Failure } from '../case.js';
+import type { Case, CaseRun } from '../case.js';
+import type { Failure } from '../verdict.js';
 import type { Reply } from '../client.js';
 import { bodyEquals, bodyHasEntries, bodyLacksKeys, checkAll, isObject, numberTextIs, should, statusIs, statusIsSuccess } from '../checks.js';
 import { json, op, raw } from './kit.js';

@@ -1,5 +1,6 @@
 // Operation 4: GET /api/v1/{token}/attributes/updates?timeout=.. (long poll for shared changes).
-import type { Case, Failure } from '../case.js';
+import type { Case } from '../case.js';
+import type { Failure } from '../verdict.js';
 import { bodyEquals, bodyHasEntries, bodyIsEmpty, bodyLacksKeys, checkAll, numberTextIs, statusIs, statusIsSuccess } from '../checks.js';
 import { changeDuringPoll, DELIVERY_TIMEOUT_MS, json, notBeforeChange, op, QUIET_TIMEOUT_MS, startPoll, unanswered, type PollResult } from './kit.js';
 import { deletedDuringPoll, invalidInput, unboundTimeout } from './patterns.js';

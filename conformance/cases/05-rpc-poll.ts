@@ -1,5 +1,7 @@
 // Operation 5: GET /api/v1/{token}/rpc?timeout=.. (long poll for server-side RPC commands).
-import type { Case, CaseRun, DeviceFixture, Failure } from '../case.js';
+import type { Case, CaseRun } from '../case.js';
+import type { DeviceFixture } from '../control/devices.js';
+import type { Failure } from '../verdict.js';
 import type { Reply } from '../client.js';
 import { at, bodyIsEmpty, checkAll, isObject, isTrue, numberTextIs, statusIs, valueEquals } from '../checks.js';
 import type { RpcCommand } from '../control/server-side.js';

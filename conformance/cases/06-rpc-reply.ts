@@ -1,5 +1,6 @@
 // Operation 6: POST /api/v1/{token}/rpc/{id} (the device's reply to a server-side command).
-import type { Case, CaseRun, Failure } from '../case.js';
+import type { Case, CaseRun } from '../case.js';
+import type { Failure } from '../verdict.js';
 import { bodyEquals, bodyIsEmpty, bodyTextIs, checkAll, noting, should, statusIs, statusIsSuccess, type Check } from '../checks.js';
 import { commandDuringPoll, deliveredCommand } from './05-rpc-poll.js';
 import { json, op, raw, type Body } from './kit.js';

@@ -1,5 +1,6 @@
 // Operation 8: POST /api/v1/{token}/claim, finished by a customer user claiming the device by name.
-import type { Case, CaseRun, Failure } from '../case.js';
+import type { Case, CaseRun } from '../case.js';
+import type { Failure } from '../verdict.js';
 import type { Reply } from '../client.js';
 import { bodyEquals, bodyIsEmpty, checkAll, isObject, isTrue, noting, should, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
 import { json, op, raw, type Body } from './kit.js';

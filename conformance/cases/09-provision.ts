@@ -1,5 +1,6 @@
 // Operation 9: POST /api/v1/provision (no token; key and secret of a device profile in the body).
-import type { Case, CaseRun, Failure } from '../case.js';
+import type { Case, CaseRun } from '../case.js';
+import type { Failure } from '../verdict.js';
 import type { Reply } from '../client.js';
 import { attributesInclude, bodyEquals, checkAll, isErrorBody, isObject, isTrue, noting, should, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
 import { randomToken } from '../control/index.js';

@@ -1,6 +1,7 @@
 // Operation 3's key filters: only the requested client and shared keys come back, server-side
 // attributes never do, and a key that is both client and shared keeps both values apart.
-import type { Case, CaseRun, Failure } from '../case.js';
+import type { Case, CaseRun } from '../case.js';
+import type { Failure } from '../verdict.js';
 import type { Reply } from '../client.js';
 import { bodyHasEntries, bodyTextIs, checkAll, isObject, statusIs, statusIsSuccess } from '../checks.js';
 import { json, op } from './kit.js';

@@ -1,5 +1,6 @@
 // Shared by the case files: device requests by operation, and long polls with their order of events.
-import type { CaseRun, DeviceRequest, Failure } from '../case.js';
+import type { CaseRun, DeviceRequest } from '../case.js';
+import type { Failure } from '../verdict.js';
 import { RequestFailed, type Query, type Reply } from '../client.js';
 import { isTrue } from '../checks.js';
 

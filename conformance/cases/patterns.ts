@@ -1,5 +1,6 @@
 // Case shapes that repeat across operations: a bad token, an invalid input, a wrong method.
-import type { Case, DeviceRequest, Severity } from '../case.js';
+import type { Case, DeviceRequest } from '../case.js';
+import type { Severity } from '../verdict.js';
 import { bodyTextIs, checkAll, isErrorBody, noting, should, statusIs, type Check } from '../checks.js';
 import { randomToken } from '../control/index.js';
 import { changeDuringPoll, notBeforeChange, startPoll, unanswered } from './kit.js';

@@ -2,7 +2,9 @@
 // stored status follows what the device did with it, and v1 tells a command a poll took from one
 // no poll took. Commands meant to expire carry an absolute expirationTime EXPIRY_MS ahead of the
 // suite's clock, so the target's clock must agree with it to well within that (NTP does).
-import type { Case, CaseRun, DeviceFixture, Failure } from '../case.js';
+import type { Case, CaseRun } from '../case.js';
+import type { DeviceFixture } from '../control/devices.js';
+import type { Failure } from '../verdict.js';
 import type { Reply } from '../client.js';
 import { isObject, statusIs, valueEquals } from '../checks.js';
 import type { RpcCommand } from '../control/server-side.js';

@@ -2,7 +2,8 @@
 // 5xx, and the server keeps serving; oversized bodies are refused without being read to the end;
 // slow clients are cut in bounded time; aborted and concurrent polls lose nothing. Slow and partial
 // requests go over raw sockets (raw-socket.ts): an HTTP client library will not send them.
-import type { Case, CaseRun, Failure } from '../case.js';
+import type { Case, CaseRun } from '../case.js';
+import type { Failure } from '../verdict.js';
 import type { Reply } from '../client.js';
 import { checkAll, errorMessageSays, isErrorBody, isTrue, statusIs } from '../checks.js';
 import { closesWithin, connectRaw, pathPrefix, rawExchange, statusOf, trickle } from '../raw-socket.js';

@@ -1,7 +1,9 @@
 // Server-side RPC routing (operations 5 and 6): a queued command answers the next poll at once
 // (and leaves no trace that takes the next one), each command reaches exactly one poll once, and
 // each reply reaches the caller of its own id only.
-import type { Case, CaseRun, DeviceFixture, Failure } from '../case.js';
+import type { Case, CaseRun } from '../case.js';
+import type { DeviceFixture } from '../control/devices.js';
+import type { Failure } from '../verdict.js';
 import type { Reply } from '../client.js';
 import { isObject, isTrue, valueEquals } from '../checks.js';
 import { commandDuringPoll, deliveredCommand, RPC_TIMEOUT_MS } from './05-rpc-poll.js';

@@ -1,6 +1,6 @@
 // How the suite talks to the server side: ThingsBoard's REST API (login + JWT), so the same suite
 // drives dhi's reference server and a real ThingsBoard.
-import type { Exchange } from '../case.js';
+import type { Exchange } from '../client.js';
 import type { HttpTarget, Reply, RequestSpec } from '../client.js';
 import { RequestFailed } from '../client.js';
 import type { ContractChecker } from '../contract-check.js';

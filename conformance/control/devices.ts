@@ -1,10 +1,16 @@
 // Devices, their attributes and telemetry through ThingsBoard's REST API.
 import { randomBytes } from 'node:crypto';
-import type { DeviceFixture } from '../case.js';
 import type { Reply } from '../client.js';
 import type { Series } from '../checks.js';
 import { bodyOf, call, type ControlContext } from './call.js';
 import type { Body, Ok, PathParams, Schema } from '../../spec/types.js';
+
+/** A device created for one case through the control API, deleted after it. */
+export interface DeviceFixture {
+  id: string;
+  name: string;
+  token: string;
+}
 
 export type Scope = PathParams<'getDeviceAttributes'>['scope'];
 export type AttributeEntry = Schema<'AttributeEntry'>;

@@ -1,5 +1,5 @@
 // The control adapter: everything the suite does on the server side, as ThingsBoard REST calls.
-import { SkipCase } from '../case.js';
+import { SkipCase } from '../verdict.js';
 import type { ControlContext } from './call.js';
 import { deviceApi } from './devices.js';
 import { serverSideApi } from './server-side.js';

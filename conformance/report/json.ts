@@ -2,15 +2,32 @@
 // (runs/<agent>.json) and merged into index.json, junit.xml and index.html.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OUTCOMES, type CaseRecord, type Outcome } from '../case.js';
+import { expectedDeparture, OUTCOMES, type CaseRecord, type Outcome } from '../case.js';
 
-/** mustNotRun: MUST cases the run selected that ended skipped (they fail it unless --allow-skips). */
-export type Counts = Record<Outcome | 'total' | 'mustFailures' | 'shouldFailures' | 'mustNotRun', number>;
+/**
+ * The outcome counts leave out the known departures (`expected`: cases that ended as their --expect
+ * entry says); `unexpected` counts entries that did not hold (those cases are counted by outcome).
+ * mustNotRun: MUST cases the run selected that ended skipped (they fail it unless --allow-skips).
+ */
+export type Counts = Record<Outcome | 'total' | 'mustFailures' | 'shouldFailures' | 'mustNotRun' | 'expected' | 'unexpected', number>;
 
 /** MUST cases that did not run, grouped by the reason. */
 export interface NotRun {
   reason: string;
   ids: string[];
+}
+
+/** What a run says about its expectations file (--expect): the entries to add, change and remove. */
+export interface ExpectationsVerdict {
+  file: string;
+  /** Cases that ended as their entry says. */
+  held: string[];
+  /** Cases that fail the run and have no entry: add one (or fix the implementation). */
+  add: string[];
+  /** Cases with an entry that ended otherwise than it says, but not as a pass: change the outcome. */
+  change: string[];
+  /** Cases with an entry that passed: remove the entry. */
+  remove: string[];
 }
 
 export interface RunReport {
@@ -25,6 +42,8 @@ export interface RunReport {
   allowSkips?: boolean;
   /** The MUST cases that did not run, and why. */
   mustNotRun?: NotRun[];
+  /** --expect: the file, and the entries that held or are to be added, changed or removed. */
+  expectations?: ExpectationsVerdict;
   startedAt: string;
   durationMs: number;
   strict: boolean;
@@ -44,7 +63,14 @@ export function countRecords(records: readonly CaseRecord[]): Counts {
   counts.mustFailures = 0;
   counts.shouldFailures = 0;
   counts.mustNotRun = 0;
+  counts.expected = 0;
+  counts.unexpected = 0;
   for (const r of records) {
+    if (r.expected && !r.expected.held) counts.unexpected++;
+    if (expectedDeparture(r)) {
+      counts.expected++;
+      continue;
+    }
     counts[r.outcome]++;
     if (r.outcome === 'skipped' && r.severity === 'MUST') counts.mustNotRun++;
     if (r.failedSeverity === 'MUST') counts.mustFailures++;
@@ -56,7 +82,7 @@ export function countRecords(records: readonly CaseRecord[]): Counts {
 export function mustNotRun(records: readonly CaseRecord[]): NotRun[] {
   const byReason = new Map<string, string[]>();
   for (const r of records) {
-    if (r.outcome !== 'skipped' || r.severity !== 'MUST') continue;
+    if (r.outcome !== 'skipped' || r.severity !== 'MUST' || expectedDeparture(r)) continue;
     const reason = r.reason ?? 'no reason given';
     byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
   }

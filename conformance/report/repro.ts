@@ -1,7 +1,8 @@
 // A shell script that reproduces one case from its transcript: it logs in to the control API for
 // $DHI_JWT (curl lines never carry the JWT), re-creates what the case set up (its devices were
 // deleted after the run), replays the case's requests, and cleans up again.
-import type { CaseRecord, Exchange } from '../case.js';
+import type { CaseRecord } from '../case.js';
+import type { Exchange } from '../client.js';
 import type { RunReport } from './json.js';
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../case.js';
+import type { Exchange } from '../client.js';
 import { createHttpTarget, curlLine, describeBody, queryString, RequestFailed } from '../client.js';
 
 describe('the HTTP client', () => {

@@ -103,3 +103,21 @@ export async function startFaultProxy(upstreamUrl: string, fault?: Fault): Promi
     },
   };
 }
+
+/** One fault that applies those of `on` at the time of each request, in order: switched between runs. */
+export function switchableFaults(on: ReadonlySet<Fault>): Fault {
+  return {
+    name: 'switchable',
+    caught: [],
+    async request(req, ctx) {
+      let current: ProxyRequest | ProxyResponse = req;
+      for (const f of on) if (f.request && !('status' in current)) current = await f.request(current, ctx);
+      return current;
+    },
+    async response(req, res, ctx) {
+      let current = res;
+      for (const f of on) if (f.response) current = await f.response(req, current, ctx);
+      return current;
+    },
+  };
+}

@@ -54,7 +54,7 @@ afterAll(async () => {
 
 describe('reports', () => {
   it('count outcomes and MUST/SHOULD failures', () => {
-    expect(tbRun.counts).toEqual({ pass: 2, fail: 2, skipped: 0, error: 0, total: 4, mustFailures: 1, shouldFailures: 1, mustNotRun: 0 });
+    expect(tbRun.counts).toEqual({ pass: 2, fail: 2, skipped: 0, error: 0, total: 4, mustFailures: 1, shouldFailures: 1, mustNotRun: 0, expected: 0, unexpected: 0 });
     expect(dhiRun.counts).toMatchObject({ skipped: 1, mustNotRun: 1 });
   });
 

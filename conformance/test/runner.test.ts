@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../spec/load.js';
-import type { Case, Exchange } from '../case.js';
+import type { Case } from '../case.js';
+import type { Exchange } from '../client.js';
 import { RequestFailed, type HttpTarget, type Reply, type RequestSpec } from '../client.js';
 import { createContractChecker, type ContractChecker } from '../contract-check.js';
 import { ControlError } from '../control/index.js';

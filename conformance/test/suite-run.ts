@@ -2,7 +2,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { blocks, type CaseRecord } from '../case.js';
+import { type CaseRecord } from '../case.js';
+import { blocks } from '../verdict.js';
 import { runConform, type ConformOptions } from '../cli.js';
 import type { ReportIndex } from '../report/json.js';
 

@@ -79,7 +79,7 @@ export function createAuth({ config, store }: ServerContext): Auth {
         if (admin) store.updateUser({ ...admin, passwordHash });
         else store.insertUser({
           id: randomUUID(), email: DEFAULT_ADMIN, authority: 'TENANT_ADMIN', customerId: null, firstName: null,
-          lastName: null, passwordHash, createdTime: Date.now(),
+          lastName: null, phone: null, additionalInfo: null, version: 1, passwordHash, createdTime: Date.now(),
         });
       });
     },

@@ -20,7 +20,7 @@ function claim(store: Store, { deviceName, secretKey, customerId }: { deviceName
   const now = Date.now();
   // Past the cache's TTL ThingsBoard no longer finds the window at all: FAILURE too.
   if (open.expiresAt <= now || open.cachedUntil <= now || open.secretKey !== secretKey) return { response: 'FAILURE' };
-  const claimed = { ...device, customerId };
+  const claimed = { ...device, customerId, version: device.version + 1 };
   store.updateDevice(claimed);
   return { device: claimed, response: 'SUCCESS' };
 }
@@ -30,7 +30,7 @@ function reclaim(store: Store, { deviceName, user }: { deviceName: string; user:
   if (user.authority === 'CUSTOMER_USER' && device.customerId !== user.customerId) {
     throw forbidden("You don't have permission to perform this operation!");
   }
-  if (device.customerId) store.updateDevice({ ...device, customerId: null });
+  if (device.customerId) store.updateDevice({ ...device, customerId: null, version: device.version + 1 });
 }
 
 export function claimingHandlers({ store }: ServerContext): Handlers {

@@ -3,22 +3,31 @@
 // (GET /api/user/{id}/token).
 import { randomUUID } from 'node:crypto';
 import { badRequest, forbidden, notFound } from '../errors.js';
-import { entityId, orNotFound, NULL_UUID, pageData, pageQuery, refId, uuidList } from './entities.js';
+import { entityId, kept, nextVersion, optionalEntityId, orNotFound, NULL_UUID, pageData, pageQuery, refId, TENANT, uuidList } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { CustomerRecord, Store, UserRecord } from '../store/types.js';
+import type { Contact, CustomerRecord, JsonObject, Store, UserRecord } from '../store/types.js';
 import type { Query, Schema } from '../../spec/types.js';
 
 type CustomerInput = Schema<'CustomerInput'>;
 type UserInput = Schema<'UserInput'>;
 
+/** ThingsBoard's ContactBased fields, each from `get`. */
+const contactOf = (get: (field: keyof Contact) => string | null): Contact => ({
+  country: get('country'), state: get('state'), city: get('city'), address: get('address'),
+  address2: get('address2'), zip: get('zip'), phone: get('phone'), email: get('email'),
+});
+
 const customerJson = (c: CustomerRecord): Schema<'Customer'> => ({
-  id: entityId('CUSTOMER', c.id), createdTime: c.createdTime, title: c.title, name: c.title, email: c.email,
+  id: entityId('CUSTOMER', c.id), createdTime: c.createdTime, tenantId: TENANT, title: c.title, name: c.title,
+  ...contactOf((field) => c[field]),
+  additionalInfo: c.additionalInfo, externalId: optionalEntityId('CUSTOMER', c.externalId), version: c.version,
 });
 
 export const userJson = (u: UserRecord): Schema<'User'> => ({
-  id: entityId('USER', u.id), createdTime: u.createdTime, email: u.email, name: u.email, authority: u.authority,
-  customerId: entityId('CUSTOMER', u.customerId ?? NULL_UUID), firstName: u.firstName, lastName: u.lastName,
+  id: entityId('USER', u.id), createdTime: u.createdTime, tenantId: TENANT, email: u.email, name: u.email,
+  authority: u.authority, customerId: entityId('CUSTOMER', u.customerId ?? NULL_UUID), firstName: u.firstName,
+  lastName: u.lastName, phone: u.phone, additionalInfo: u.additionalInfo, version: u.version,
 });
 
 const foundCustomer = (store: Store, id: string): CustomerRecord => orNotFound(store.customerById(id), 'Customer', id);
@@ -43,7 +52,14 @@ function saveCustomer(store: Store, input: CustomerInput): CustomerRecord {
   const before = id ? foundCustomer(store, id) : undefined;
   const titled = store.customerByTitle(input.title);
   if (titled && titled.id !== id) throw badRequest('Customer with such title already exists!');
-  const customer = { id: before?.id ?? randomUUID(), title: input.title, email: input.email ?? before?.email ?? null, createdTime: before?.createdTime ?? Date.now() };
+  const customer: CustomerRecord = {
+    id: before?.id ?? randomUUID(), title: input.title,
+    ...contactOf((field) => kept(input[field], before?.[field])),
+    // A parsed body: its objects hold JSON values (the contract types them loosely).
+    additionalInfo: kept(input.additionalInfo as JsonObject | null | undefined, before?.additionalInfo),
+    externalId: input.externalId === undefined ? (before?.externalId ?? null) : refId(input.externalId),
+    version: nextVersion('Customer', before, input.version), createdTime: before?.createdTime ?? Date.now(),
+  };
   if (before) store.updateCustomer(customer);
   else store.insertCustomer(customer);
   return customer;
@@ -64,7 +80,10 @@ function saveUser(store: Store, input: UserInput): UserRecord {
   if (emailed && emailed.id !== id) throw badRequest(`User with email '${input.email}' already present in database!`);
   const user: UserRecord = {
     id: before?.id ?? randomUUID(), email: input.email, authority: input.authority, customerId,
-    firstName: input.firstName ?? before?.firstName ?? null, lastName: input.lastName ?? before?.lastName ?? null,
+    firstName: kept(input.firstName, before?.firstName), lastName: kept(input.lastName, before?.lastName),
+    phone: kept(input.phone, before?.phone),
+    additionalInfo: kept(input.additionalInfo as JsonObject | null | undefined, before?.additionalInfo),
+    version: nextVersion('User', before, input.version),
     passwordHash: before?.passwordHash ?? null, createdTime: before?.createdTime ?? Date.now(),
   };
   if (before) store.updateUser(user);

@@ -33,7 +33,7 @@ function assign(store: Store, { deviceId, customerId }: { deviceId: string; cust
   const device = deviceOr404(store, deviceId);
   if (customerId) customerOr404(store, customerId);
   else if (!device.customerId) throw badRequest("Device isn't assigned to any customer!");
-  const next = { ...device, customerId };
+  const next = { ...device, customerId, version: device.version + 1 };
   store.updateDevice(next);
   return next;
 }

@@ -3,7 +3,9 @@
 import { accessToken, newDevice, newProfile, withCredentials, type Credentials } from '../device-records.js';
 import { credentialsFrom } from './credentials.js';
 import { badRequest, notFound } from '../errors.js';
-import { credentialsJson, deviceByNameOr404, deviceJson, deviceOr404, pageData, pageQuery, refId } from './entities.js';
+import {
+  credentialsJson, defaultDeviceData, deviceByNameOr404, deviceJson, deviceOr404, kept, nextVersion, pageData, pageQuery, refId,
+} from './entities.js';
 import { OTA_FIELD, OTA_TYPES, type OtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -68,13 +70,16 @@ function save(store: Store, { input, credentials, replaceCredentials }: SaveArg)
     ...(before ?? newDevice({ name: input.name, profileId, type: profile.name, credentials })),
     name: input.name,
     type: profile.name,
-    label: input.label === undefined ? (before?.label ?? null) : input.label,
+    label: kept(input.label, before?.label),
     profileId,
     customerId,
     firmwareId: input.firmwareId === undefined ? (before?.firmwareId ?? null) : refId(input.firmwareId),
     softwareId: input.softwareId === undefined ? (before?.softwareId ?? null) : refId(input.softwareId),
-    // A parsed body: its objects hold JSON values (the contract types them as unknown).
-    additionalInfo: input.additionalInfo === undefined ? (before?.additionalInfo ?? null) : (input.additionalInfo as JsonObject | null),
+    // Parsed bodies: their objects hold JSON values (the contract types them loosely).
+    additionalInfo: kept(input.additionalInfo as JsonObject | null | undefined, before?.additionalInfo),
+    deviceData: (input.deviceData ?? before?.deviceData ?? defaultDeviceData(profile.transportType)) as JsonObject,
+    externalId: input.externalId === undefined ? (before?.externalId ?? null) : refId(input.externalId),
+    version: nextVersion('Device', before, input.version),
   };
   for (const type of OTA_TYPES) checkPackage(store, device[OTA_FIELD[type]], type, profileId);
   if (before) {

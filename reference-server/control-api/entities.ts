@@ -4,15 +4,36 @@ import { SORT_PROPERTIES, type ListName } from '../store/sort-properties.js';
 import type { DeviceRecord, ListQuery, Page, Store } from '../store/types.js';
 import type { Schema } from '../../spec/types.js';
 
-export type EntityType = 'DEVICE' | 'DEVICE_PROFILE' | 'CUSTOMER' | 'USER' | 'OTA_PACKAGE' | 'RPC' | 'TENANT';
+export type EntityType = 'DEVICE' | 'DEVICE_PROFILE' | 'CUSTOMER' | 'USER' | 'OTA_PACKAGE' | 'RPC' | 'TENANT' | 'API_KEY';
 export type EntityId = Schema<'EntityId'>;
+type EntityIdInput = Schema<'EntityIdInput'>;
 
 /** ThingsBoard's "no entity" id: a device without a customer has customerId NULL_UUID. */
 export const NULL_UUID = '13814000-1dd2-11b2-8080-808080808080';
 
+/** The id of dhi's one tenant (the same on every dhi: there is no other tenant to tell it from). */
+export const TENANT_ID = '5e0d1a7c-3b4f-4c21-9a8e-2f6d0b7c9e41';
+
 export const entityId = (entityType: EntityType, id: string): EntityId => ({ entityType, id });
 export const optionalEntityId = (entityType: EntityType, id: string | null): EntityId | null =>
   id ? entityId(entityType, id) : null;
+export const TENANT = entityId('TENANT', TENANT_ID);
+
+/**
+ * ThingsBoard's optimistic lock (JpaAbstractDao): a save that carries a version other than the
+ * stored one is 409; without one it overwrites. The saved record has the next version.
+ */
+export function nextVersion(what: string, stored: { version: number } | undefined, given: number | null | undefined): number {
+  if (!stored) return 1;
+  if (given != null && given !== stored.version) {
+    throw new ApiError(409, ErrorCode.VERSION_CONFLICT, `${what} was already changed by someone else`);
+  }
+  return stored.version + 1;
+}
+
+/** An optional field of a save: the given value (null clears it), else the stored one. */
+export const kept = <T>(given: T | undefined, stored: T | null | undefined): T | null =>
+  given === undefined ? (stored ?? null) : given;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,7 +46,7 @@ export function uuidList(ids: string): string[] {
 }
 
 /** The uuid of an optional reference from a request body; null (or NULL_UUID) means none. */
-export function refId(ref: EntityId | null | undefined): string | null {
+export function refId(ref: EntityIdInput | null | undefined): string | null {
   return ref && ref.id !== NULL_UUID ? ref.id : null;
 }
 
@@ -84,17 +105,25 @@ export function validatedDevice(store: Store, deviceId: string): DeviceRecord {
   return device;
 }
 
+/** DeviceData when a device has none of its own (ThingsBoard's default for the DEFAULT transport). */
+export const defaultDeviceData = (transportType = 'DEFAULT') => ({ configuration: { type: 'DEFAULT' }, transportConfiguration: { type: transportType } });
+
 export function deviceJson(d: DeviceRecord): Schema<'Device'> {
   return {
     id: entityId('DEVICE', d.id),
     createdTime: d.createdTime,
+    tenantId: TENANT,
     customerId: entityId('CUSTOMER', d.customerId ?? NULL_UUID),
     name: d.name,
     type: d.type,
     label: d.label,
     deviceProfileId: entityId('DEVICE_PROFILE', d.profileId),
+    // A parsed body kept as sent: the contract's shape held when it was saved.
+    deviceData: (d.deviceData ?? defaultDeviceData()) as Schema<'DeviceData'>,
     firmwareId: optionalEntityId('OTA_PACKAGE', d.firmwareId),
     softwareId: optionalEntityId('OTA_PACKAGE', d.softwareId),
+    externalId: optionalEntityId('DEVICE', d.externalId),
+    version: d.version,
     additionalInfo: d.additionalInfo,
   };
 }

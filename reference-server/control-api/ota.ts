@@ -6,10 +6,10 @@ import { badRequest, notFound } from '../errors.js';
 import { checksum } from './checksums.js';
 import { uploadedFile } from './upload.js';
 import { sendPackageBytes } from '../package-bytes.js';
-import { entityId, orNotFound, optionalEntityId, pageData, pageQuery, refId } from './entities.js';
+import { entityId, kept, orNotFound, optionalEntityId, pageData, pageQuery, refId, TENANT } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { OtaRecord, Store } from '../store/types.js';
+import type { JsonObject, OtaRecord, Store } from '../store/types.js';
 import type { Schema } from '../../spec/types.js';
 
 type OtaInput = Schema<'OtaPackageInput'>;
@@ -29,6 +29,7 @@ export function otaJson(o: OtaRecord): Schema<'OtaPackageInfo'> {
   return {
     id: entityId('OTA_PACKAGE', o.id),
     createdTime: o.createdTime,
+    tenantId: TENANT,
     deviceProfileId: optionalEntityId('DEVICE_PROFILE', o.profileId),
     type: o.type,
     title: o.title,
@@ -41,6 +42,9 @@ export function otaJson(o: OtaRecord): Schema<'OtaPackageInfo'> {
     checksumAlgorithm: o.checksumAlgorithm,
     checksum: o.checksum,
     dataSize: o.dataSize,
+    externalId: optionalEntityId('OTA_PACKAGE', o.externalId),
+    name: o.title,
+    additionalInfo: o.additionalInfo,
   };
 }
 
@@ -50,13 +54,18 @@ function saveInfo(store: Store, input: OtaInput): OtaRecord {
   const id = refId(input.id);
   const before = id ? found(store, id) : undefined;
   const profileId = refId(input.deviceProfileId);
+  if (input.usesUrl && !input.url?.trim()) throw badRequest('Ota package URL should be specified!');
   if (profileId && !store.profileById(profileId)) throw badRequest('OtaPackage is referencing to non-existent device profile!');
   const ota: OtaRecord = {
     id: before?.id ?? randomUUID(), type: input.type, title: input.title, version: input.version,
-    tag: input.tag ?? before?.tag ?? null, url: input.url ?? before?.url ?? null, profileId,
+    tag: kept(input.tag, before?.tag), url: kept(input.url, before?.url), profileId,
     fileName: before?.fileName ?? null, contentType: before?.contentType ?? null,
     checksumAlgorithm: before?.checksumAlgorithm ?? null, checksum: before?.checksum ?? null,
-    dataSize: before?.dataSize ?? null, createdTime: before?.createdTime ?? Date.now(),
+    dataSize: before?.dataSize ?? null,
+    // A parsed body: its objects hold JSON values (the contract types them loosely).
+    additionalInfo: kept(input.additionalInfo as JsonObject | null | undefined, before?.additionalInfo),
+    externalId: input.externalId === undefined ? (before?.externalId ?? null) : refId(input.externalId),
+    createdTime: before?.createdTime ?? Date.now(),
   };
   if (before?.dataSize != null && (['type', 'title', 'version', 'profileId', 'url'] as const).some((f) => before[f] !== ota[f])) {
     throw badRequest('Updating an OtaPackage that has data is prohibited!');

@@ -1,15 +1,15 @@
 // The rest of ThingsBoard's DeviceProfileController: profile infos (one, the default, a page, by
 // ids), profile names, the keys used by a profile's devices, and making a profile the default.
-import { entityId, orNotFound, pageData, pageQuery, uuidList } from './entities.js';
+import { entityId, orNotFound, pageData, pageQuery, TENANT, uuidList } from './entities.js';
 import { profileJson } from './profiles.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { ProfileRecord, Store } from '../store/types.js';
 import type { Schema } from '../../spec/types.js';
 
-/** ThingsBoard's DeviceProfileInfo: dhi has no images or dashboards, so those are null. */
+/** ThingsBoard's DeviceProfileInfo: dhi has no dashboards, so that is null. */
 export const profileInfoJson = (p: ProfileRecord): Schema<'DeviceProfileInfo'> => ({
-  id: entityId('DEVICE_PROFILE', p.id), name: p.name, image: null, defaultDashboardId: null,
+  id: entityId('DEVICE_PROFILE', p.id), tenantId: TENANT, name: p.name, image: p.image, defaultDashboardId: null,
   type: p.type, transportType: p.transportType,
 });
 
@@ -24,8 +24,9 @@ function profileFilter(store: Store, { deviceProfileId }: { deviceProfileId?: st
 function makeDefault(store: Store, id: string): ProfileRecord {
   const profile = found(store, id);
   if (profile.isDefault) return profile;
-  store.updateProfile({ ...store.defaultProfile(), isDefault: false });
-  const next = { ...profile, isDefault: true };
+  const previous = store.defaultProfile();
+  store.updateProfile({ ...previous, isDefault: false, version: previous.version + 1 });
+  const next = { ...profile, isDefault: true, version: profile.version + 1 };
   store.updateProfile(next);
   return next;
 }

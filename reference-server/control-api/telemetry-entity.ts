@@ -3,12 +3,11 @@
 // (UUID.fromString), each a 400 with Java's message; AccessValidator then finds the entity. Only
 // devices have telemetry and attributes in dhi. For the other types a tenant admin gets what
 // ThingsBoard answers when the entity does not exist (404 with AccessValidator's bare text; dhi has
-// no assets, edges, entity views, rule chains, resources or API usage states, and its one tenant has
-// no id), its 403s, and "Not Implemented!" for the types AccessValidator has no case for (500 there,
-// 501 here). A customer, user, device profile, OTA package or RPC that exists is 501 naming what
+// no assets, edges, entity views, rule chains, resources or API usage states), its 403s, and "Not Implemented!" for the types AccessValidator has no case for (500 there,
+// 501 here). dhi's tenant, or a customer, user, device profile, OTA package or RPC that exists is 501 naming what
 // dhi leaves out: they have no telemetry or attributes in dhi.
 import { ApiError, ErrorCode, badRequest, forbidden } from '../errors.js';
-import { DEVICE_NOT_FOUND } from './entities.js';
+import { DEVICE_NOT_FOUND, TENANT_ID } from './entities.js';
 import type { DeviceRecord, Store } from '../store/types.js';
 
 /** ThingsBoard 4.4's EntityType values. */
@@ -22,7 +21,6 @@ export const ENTITY_TYPES = new Set([
 
 /** AccessValidator's "not found" texts of the types dhi has none of (every id is unknown). */
 const ABSENT: Record<string, string> = {
-  TENANT: 'Tenant with requested id wasn\'t found!',
   ASSET: 'Asset with requested id wasn\'t found!',
   ASSET_PROFILE: 'Asset profile with requested id wasn\'t found!',
   RULE_CHAIN: 'Rule chain with requested id wasn\'t found!',
@@ -34,6 +32,7 @@ const ABSENT: Record<string, string> = {
 
 /** The types dhi has, without telemetry: their lookup and AccessValidator's text when absent. */
 const WITHOUT_TELEMETRY: Record<string, { exists: (store: Store, id: string) => boolean; notFound: string; what: string }> = {
+  TENANT: { exists: (_s, id) => id === TENANT_ID, notFound: 'Tenant with requested id wasn\'t found!', what: 'tenants' },
   CUSTOMER: { exists: (s, id) => s.customerById(id) !== undefined, notFound: 'Customer with requested id wasn\'t found!', what: 'customers' },
   USER: { exists: (s, id) => s.userById(id) !== undefined, notFound: 'User with requested id wasn\'t found!', what: 'users' },
   DEVICE_PROFILE: { exists: (s, id) => s.profileById(id) !== undefined, notFound: 'Device profile with requested id wasn\'t found!', what: 'device profiles' },

@@ -1,4 +1,4 @@
-// Group commit: the writes queued while the previous batch was being made durable run in one
+// Group commit: the writes queued while the previous batch was being committed run in one
 // transaction, each inside its own savepoint (a failing write is rolled back alone and rejects only
 // its own caller), and every caller is answered once the batch's COMMIT is on disk.
 //
@@ -10,26 +10,23 @@
 //
 // A batch of nothing but buffered writes, the common case under telemetry load, can be committed on
 // another thread (Offload below): its rows are gathered here and handed over, and the batch is
-// answered once that thread has committed and synced them. Only one batch is in flight at a time,
-// here or there, so the two connections never wait for each other's write lock.
+// answered once that thread has committed them. Only one batch is in flight at a time, here or
+// there, so the two connections never wait for each other's write lock, and the writes that arrive
+// meanwhile form the next batch.
 //
 // Buffered rows go to a log that is folded into their tables later (sqlite-telemetry.ts): a fold is
 // in flight like a batch, on the other thread when it can take it, and runs when enough rows wait or
 // when a read needs it. read() runs its function once every buffered write answered before it is
-// folded in; it runs at once when the log is empty. A fold is not synced: the log it empties was,
-// and the next batch's sync covers the fold.
+// folded in; at once when the log is empty.
 //
-// Durability is that of synchronous=FULL in WAL mode (the WAL is fsynced after each commit, before
-// any caller hears of it), but the fsync runs on libuv's thread pool instead of inside COMMIT on the
-// event loop: SQLite runs with synchronous=NORMAL (its own syncs at checkpoints) and we fdatasync
-// the WAL file after each COMMIT. While that sync runs the loop keeps serving requests, and the
-// writes that arrive meanwhile form the next batch: at most one batch is syncing at a time, so
-// batches stay as large as they were when the fsync blocked the loop.
-import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
+// Durability: a file database runs with synchronous=FULL (sqlite-connection.ts), so COMMIT returns
+// only once the WAL is synced, and a COMMIT whose write or sync fails (a full disk, an I/O error)
+// fails without making anything visible. A batch whose transaction fails is refused whole: none of
+// its writes is acknowledged, and none of them is kept.
 import type { Database } from 'better-sqlite3';
 import type { Written } from './types.js';
 
-/** A write's outcome, told once its batch is synced (error null) or has failed (store/types.ts Written). */
+/** A write's outcome, told once its batch is committed (error null) or has failed (store/types.ts Written). */
 type Done = (error: Error | null, ctx: unknown, value?: unknown) => void;
 
 /** A queued write and, once its batch ran, its outcome. `fn` undefined: a buffered write. */
@@ -81,7 +78,7 @@ export interface GroupCommit<B> {
   writeBuffered<C>(arg: B, done: Written<C>, ctx: C): void;
   /** Runs `read` once the buffered writes answered before are folded in (at once when none waits). */
   read<T>(read: () => T): Promise<T>;
-  /** Commit and sync whatever is queued or syncing, then release the WAL file (used at close). */
+  /** Commit whatever is queued or in flight, and fold the log (used at close). */
   close(): Promise<void>;
 }
 
@@ -100,39 +97,38 @@ const NO_BUFFER: BufferedWrites<never> = {
 
 /**
  * Commits buffered rows on another connection in another thread (telemetry-committer.ts): a batch of
- * nothing but buffered writes goes there, so that its SQL, COMMIT and fsync leave the event loop.
+ * nothing but buffered writes goes there, so that its SQL, COMMIT and sync leave the event loop.
  */
 export interface Offload {
   /** False once it cannot take batches (its thread has gone): they run here again. */
   readonly ready: boolean;
-  /** done(null) once the rows are committed and synced, done(error) when nothing of them was. */
+  /** done(null) once the rows are committed and on disk, done(error) when nothing of them was kept. */
   commit(rows: unknown[], done: (error: Error | null) => void): void;
-  /** done(null) once the log is folded in (committed), done(error) when it was not. */
+  /** done(null) once the log is folded in, done(error) when nothing of the fold was kept. */
   fold(done: (error: Error | null) => void): void;
 }
 
 /**
- * `walPath`: the WAL file of a file database in WAL mode with synchronous=NORMAL, synced here after
- * each commit. Without it (an in-memory database) a batch is answered at its COMMIT.
+ * `onBatch`: told the number of writes of each batch as it is taken (dhi serve --metrics counts the
+ * batch sizes through it).
  */
-export function createGroupCommit<B = never>(db: Database, walPath?: string, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload): GroupCommit<B> {
+export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload, onBatch?: (writes: number) => void): GroupCommit<B> {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
   const savepoint = db.prepare('SAVEPOINT write');
   const release = db.prepare('RELEASE write');
   const rollbackTo = db.prepare('ROLLBACK TO write');
-  const wal = walPath === undefined ? -1 : openSync(walPath, 'r');
   let queue: PendingWrite[] = [];
   /** Reads waiting for a fold. */
   let reads: { read: () => unknown; deferred: Deferred }[] = [];
-  /** A fold is in flight (on the loop or offloaded). */
+  /** A fold is in flight (here or offloaded). */
   let folding = false;
   /** How many of the queued writes are not buffered ones (a batch with none may be offloaded). */
   let unbuffered = 0;
   let scheduled = false;
-  /** The committed batch whose WAL sync is running. */
-  let syncing: PendingWrite[] | undefined;
+  /** The batch the offload is committing. */
+  let offloaded: PendingWrite[] | undefined;
   let closed: (() => void) | undefined;
 
   function answer(batch: PendingWrite[]): void {
@@ -154,6 +150,9 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
       release.run();
       pending.ok = true;
     } catch (error) {
+      // SQLite may have rolled back the whole transaction (a full disk, an I/O error): the batch
+      // fails with this error, not with ROLLBACK TO's "no such savepoint".
+      if (!db.inTransaction) throw error;
       rollbackTo.run();
       release.run();
       pending.ok = false;
@@ -165,6 +164,7 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     const batch = queue;
     queue = [];
     unbuffered = 0;
+    onBatch?.(batch.length);
     return batch;
   }
 
@@ -179,12 +179,12 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     }
   }
 
-  /** A batch of buffered writes only: gathered here, committed and synced by the offload. */
+  /** A batch of buffered writes only: gathered here, committed by the offload. */
   function offloadQueued(): void {
     const batch = takeQueue();
     for (const pending of batch) gather(pending);
-    syncing = batch;
-    offload!.commit(buffer.take(), synced);
+    offloaded = batch;
+    offload!.commit(buffer.take(), committedElsewhere);
   }
 
   /** Runs the queued writes in one transaction; undefined when it failed as a whole (all rejected). */
@@ -207,7 +207,7 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     return batch;
   }
 
-  /** Folds the log on this connection, in a transaction of its own. */
+  /** Folds the log on this connection, in a transaction of its own: the error when it failed, else null. */
   function foldHere(): Error | null {
     try {
       begin.run();
@@ -227,7 +227,7 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     foldDone(foldHere());
   }
 
-  /** Reads run once the log is folded in (or fail with the fold); then the queue goes on. */
+  /** The reads waiting run once the log is folded in (or fail with the fold); then the queue goes on. */
   function foldDone(error: Error | null): void {
     folding = false;
     buffer.folded();
@@ -255,21 +255,18 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
 
   function flush(): void {
     scheduled = false;
-    if (syncing || folding) return;
+    if (offloaded || folding) return;
     if (reads.length > 0 || buffer.foldDue()) return startFold();
     if (queue.length === 0) return;
     if (unbuffered === 0 && offload?.ready) return offloadQueued();
     const committed = commitQueued();
-    if (!committed) return;
-    if (wal < 0) return answer(committed);
-    syncing = committed;
-    fdatasync(wal, synced);
+    if (committed) answer(committed);
   }
 
-  /** One callback for every sync and offloaded commit (no closure per batch). */
-  function synced(error: Error | null): void {
-    const batch = syncing!;
-    syncing = undefined;
+  /** One callback for every offloaded batch (no closure per batch). */
+  function committedElsewhere(error: Error | null): void {
+    const batch = offloaded!;
+    offloaded = undefined;
     if (error) {
       for (const pending of batch) {
         if (!pending.ok) continue;
@@ -283,25 +280,22 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
     if (queue.length > 0 || reads.length > 0 || buffer.foldDue()) schedule();
   }
 
-  /** What is queued is committed and synced, and the log folded in, so that the file holds it all in its tables. */
+  /** What is queued is committed and the log folded in, so that the file holds it all in its tables. */
   function finishClose(): void {
     if (queue.length > 0) {
       const committed = commitQueued();
-      if (committed && wal >= 0) fdatasyncSync(wal);
       if (committed) answer(committed);
     }
     const error = buffer.logged() ? foldHere() : null;
-    if (!error && wal >= 0) fdatasyncSync(wal);
     for (const { read, deferred } of reads) runRead(read, deferred, error);
     reads = [];
-    if (wal >= 0) closeSync(wal);
     closed!();
   }
 
   function enqueue(fn: PendingWrite['fn'], arg: unknown, done: Done, ctx: unknown): void {
     queue.push({ fn, arg, done, ctx, ok: false, value: undefined });
     if (fn !== undefined) unbuffered++;
-    if (!syncing && !folding) schedule();
+    if (!offloaded && !folding) schedule();
   }
 
   return {
@@ -313,13 +307,13 @@ export function createGroupCommit<B = never>(db: Database, walPath?: string, buf
       if (!folding && !buffer.logged()) return new Promise<T>((resolve) => resolve(read()));
       return new Promise<T>((resolve, reject) => {
         reads.push({ read, deferred: { resolve: resolve as (value: unknown) => void, reject } });
-        if (!syncing && !folding) schedule();
+        if (!offloaded && !folding) schedule();
       });
     },
     close(): Promise<void> {
       return new Promise<void>((resolve) => {
         closed = resolve;
-        if (!syncing && !folding) finishClose();
+        if (!offloaded && !folding) finishClose();
       });
     },
   };

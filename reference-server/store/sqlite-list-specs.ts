@@ -2,7 +2,7 @@
 // accepts (ThingsBoard's names, mapped to columns) and its filters.
 import type Database from 'better-sqlite3';
 import { createList, registerSearch, type ListSpec } from './sqlite-lists.js';
-import { customerFrom, deviceFrom, otaFrom, profileFrom, rpcFrom, userFrom } from './sqlite-rows.js';
+import { customerFrom, deviceFrom, OTA_INFO_COLUMNS, otaFrom, profileFrom, rpcFrom, userFrom } from './sqlite-rows.js';
 import type { ListName, SortsOf } from './sort-properties.js';
 import type { DeviceFilter, OtaFilter, RpcStatus, UserFilter } from './types.js';
 
@@ -38,8 +38,7 @@ const LIST_SPECS: { [L in ListName]: Spec<L> } = {
   ota: {
     from: 'ota_packages',
     // Everything but the data.
-    select: `id, type, title, version, tag, url, profile_id, file_name, content_type, checksum_algorithm, checksum,
-      data_size, created_time`,
+    select: OTA_INFO_COLUMNS,
     searchIn: ['title'],
     sorts: {
       createdTime: 'created_time', type: 'type', title: 'title', version: 'version', tag: 'tag', url: 'url',

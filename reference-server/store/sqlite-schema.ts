@@ -102,6 +102,34 @@ const MIGRATIONS: string[] = [
     DELETE FROM telemetry_latest WHERE device = OLD.num;
   END;
   `,
+  // Every field of ThingsBoard's model for the entities dhi keeps (issue 27): contact fields,
+  // additionalInfo, externalId, the optimistic-lock version, device data and profile data.
+  `
+  ALTER TABLE customers ADD COLUMN country TEXT;
+  ALTER TABLE customers ADD COLUMN state TEXT;
+  ALTER TABLE customers ADD COLUMN city TEXT;
+  ALTER TABLE customers ADD COLUMN address TEXT;
+  ALTER TABLE customers ADD COLUMN address2 TEXT;
+  ALTER TABLE customers ADD COLUMN zip TEXT;
+  ALTER TABLE customers ADD COLUMN phone TEXT;
+  ALTER TABLE customers ADD COLUMN additional_info TEXT;
+  ALTER TABLE customers ADD COLUMN external_id TEXT;
+  ALTER TABLE customers ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE users ADD COLUMN phone TEXT;
+  ALTER TABLE users ADD COLUMN additional_info TEXT;
+  ALTER TABLE users ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE devices ADD COLUMN device_data TEXT;
+  ALTER TABLE devices ADD COLUMN external_id TEXT;
+  ALTER TABLE devices ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE device_profiles ADD COLUMN image TEXT;
+  ALTER TABLE device_profiles ADD COLUMN default_queue_name TEXT;
+  ALTER TABLE device_profiles ADD COLUMN configuration TEXT;
+  ALTER TABLE device_profiles ADD COLUMN transport_configuration TEXT;
+  ALTER TABLE device_profiles ADD COLUMN external_id TEXT;
+  ALTER TABLE device_profiles ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE ota_packages ADD COLUMN additional_info TEXT;
+  ALTER TABLE ota_packages ADD COLUMN external_id TEXT;
+  `,
   // The telemetry ingest log (store/sqlite-telemetry.ts): batches append to it, folds move its rows
   // into telemetry and telemetry_latest. A deleted device's rows go from it too.
   `

@@ -1,17 +1,18 @@
-// The embedded default store: one SQLite file (WAL, every commit fsynced before it is answered:
+// The embedded default store: one SQLite file (WAL, every commit synced before it is answered:
 // see group-commit.ts) through better-sqlite3.
 // Statements are prepared once; device lookups by token are cached for the hot path.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { openDatabase } from './sqlite-connection.js';
+import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
 import type Database from 'better-sqlite3';
 import { migrate } from './sqlite-schema.js';
 import { createGroupCommit } from './group-commit.js';
 import { createTelemetryCommitter } from './telemetry-committer.js';
 import { fromRow, toCell, type KvRow } from './sqlite-values.js';
 import {
-  customerFrom, deviceCells, deviceFrom, many, one, otaCells, otaFrom, profileCells, profileFrom, rpcFrom, userFrom, type Row,
+  customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
+  updateOf, userCells, userFrom, type Row,
 } from './sqlite-rows.js';
 import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
@@ -27,16 +28,24 @@ const ATTRIBUTE_CACHE_DEVICES = 50_000;
 const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
   keys ? entries.filter((e) => keys.includes(e.key)) : entries;
 
-export function createSqliteStore(path: string): Store {
+export interface StoreOptions extends ConnectionOptions {
+  /** The number of writes of each transaction the group commit runs (dhi serve --metrics). */
+  onCommitBatch?(writes: number): void;
+}
+
+/** `options`: settings of every connection to the file (tests fill a store with maxPageCount), and hooks. */
+export function createSqliteStore(path: string, options: StoreOptions = {}): Store {
+  // The connection settings also go to the telemetry worker, which takes no functions.
+  const { onCommitBatch, ...connection } = options;
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true });
-  const db = openDatabase(path);
+  const db = openDatabase(path, connection);
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
   // What a stop (or a crash) left in the telemetry log goes into the tables before anything reads them.
   if (telemetry.logged()) db.transaction(telemetry.fold)();
-  const committer = onDisk ? createTelemetryCommitter(path) : undefined;
-  const group = createGroupCommit(db, onDisk ? `${path}-wal` : undefined, telemetry, committer);
+  const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
+  const group = createGroupCommit(db, telemetry, committer, onCommitBatch);
   const lists = createLists(db);
   const keyQueries = createKeyQueries(db, telemetry.fold);
 
@@ -47,13 +56,8 @@ export function createSqliteStore(path: string): Store {
     deviceByName: db.prepare('SELECT * FROM devices WHERE name = ?'),
     deviceTypes: db.prepare('SELECT DISTINCT type FROM devices ORDER BY type'),
     devicesByProfile: db.prepare('SELECT * FROM devices WHERE profile_id = ? ORDER BY created_time, name'),
-    insertDevice: db.prepare(`INSERT INTO devices (id, name, type, label, token, credentials_type, credentials_value,
-      profile_id, customer_id, firmware_id, software_id, additional_info, created_time) VALUES (@id, @name, @type, @label,
-      @token, @credentials_type, @credentials_value, @profile_id, @customer_id, @firmware_id, @software_id,
-      @additional_info, @created_time)`),
-    updateDevice: db.prepare(`UPDATE devices SET name=@name, type=@type, label=@label, token=@token,
-      credentials_type=@credentials_type, credentials_value=@credentials_value, profile_id=@profile_id, customer_id=@customer_id, firmware_id=@firmware_id, software_id=@software_id,
-      additional_info=@additional_info WHERE id=@id`),
+    insertDevice: insertOf(db, 'devices', deviceCells),
+    updateDevice: updateOf(db, 'devices', deviceCells),
     deleteDevice: db.prepare('DELETE FROM devices WHERE id = ?'),
     nextRpcSeq: db.prepare('UPDATE devices SET rpc_seq = rpc_seq + 1 WHERE id = ? RETURNING rpc_seq - 1 AS id'),
     latest: db.prepare(`SELECT k.key, l.ts, l.type, l.value FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
@@ -81,41 +85,29 @@ export function createSqliteStore(path: string): Store {
     setClaim: db.prepare('INSERT OR REPLACE INTO claims (device_id, secret_key, expires_at, cached_until) VALUES (?, ?, ?, ?)'),
     claim: db.prepare('SELECT device_id AS deviceId, secret_key AS secretKey, expires_at AS expiresAt, cached_until AS cachedUntil FROM claims WHERE device_id = ?'),
     deleteClaim: db.prepare('DELETE FROM claims WHERE device_id = ?'),
-    insertProfile: db.prepare(`INSERT INTO device_profiles (id, name, type, transport_type, description, is_default,
-      provision_type, provision_key, provision_secret, firmware_id, software_id, created_time) VALUES (@id, @name, @type,
-      @transport_type, @description, @is_default, @provision_type, @provision_key, @provision_secret, @firmware_id,
-      @software_id, @created_time)`),
-    updateProfile: db.prepare(`UPDATE device_profiles SET name=@name, type=@type, transport_type=@transport_type,
-      description=@description, is_default=@is_default, provision_type=@provision_type, provision_key=@provision_key,
-      provision_secret=@provision_secret, firmware_id=@firmware_id, software_id=@software_id WHERE id=@id`),
+    insertProfile: insertOf(db, 'device_profiles', profileCells),
+    updateProfile: updateOf(db, 'device_profiles', profileCells),
     deleteProfile: db.prepare('DELETE FROM device_profiles WHERE id = ?'),
     profileById: db.prepare('SELECT * FROM device_profiles WHERE id = ?'),
     profileByName: db.prepare('SELECT * FROM device_profiles WHERE name = ?'),
     profileByKey: db.prepare('SELECT * FROM device_profiles WHERE provision_key = ?'),
     defaultProfile: db.prepare('SELECT * FROM device_profiles WHERE is_default = 1 LIMIT 1'),
     devicesUsingProfile: db.prepare('SELECT count(*) AS n FROM devices WHERE profile_id = ?'),
-    insertOta: db.prepare(`INSERT INTO ota_packages (id, type, title, version, tag, url, profile_id, file_name,
-      content_type, checksum_algorithm, checksum, data_size, created_time) VALUES (@id, @type, @title, @version, @tag,
-      @url, @profile_id, @file_name, @content_type, @checksum_algorithm, @checksum, @data_size, @created_time)`),
-    updateOta: db.prepare(`UPDATE ota_packages SET type=@type, title=@title, version=@version, tag=@tag, url=@url,
-      profile_id=@profile_id, file_name=@file_name, content_type=@content_type, checksum_algorithm=@checksum_algorithm,
-      checksum=@checksum, data_size=@data_size WHERE id=@id`),
+    insertOta: insertOf(db, 'ota_packages', otaCells),
+    updateOta: updateOf(db, 'ota_packages', otaCells),
     setOtaData: db.prepare('UPDATE ota_packages SET data = ? WHERE id = ?'),
     deleteOta: db.prepare('DELETE FROM ota_packages WHERE id = ?'),
-    otaById: db.prepare(`SELECT id, type, title, version, tag, url, profile_id, file_name, content_type,
-      checksum_algorithm, checksum, data_size, created_time FROM ota_packages WHERE id = ?`),
+    otaById: db.prepare(`SELECT ${OTA_INFO_COLUMNS} FROM ota_packages WHERE id = ?`),
     otaData: db.prepare('SELECT data FROM ota_packages WHERE id = ?'),
     otaInUse: db.prepare(`SELECT EXISTS (SELECT 1 FROM devices WHERE firmware_id = @id OR software_id = @id)
       OR EXISTS (SELECT 1 FROM device_profiles WHERE firmware_id = @id OR software_id = @id) AS used`),
-    insertCustomer: db.prepare('INSERT INTO customers (id, title, email, created_time) VALUES (?, ?, ?, ?)'),
-    updateCustomer: db.prepare('UPDATE customers SET title = ?, email = ? WHERE id = ?'),
+    insertCustomer: insertOf(db, 'customers', customerCells),
+    updateCustomer: updateOf(db, 'customers', customerCells),
     deleteCustomer: db.prepare('DELETE FROM customers WHERE id = ?'),
     customerById: db.prepare('SELECT * FROM customers WHERE id = ?'),
     customerByTitle: db.prepare('SELECT * FROM customers WHERE title = ?'),
-    insertUser: db.prepare(`INSERT INTO users (id, email, authority, customer_id, first_name, last_name, password_hash,
-      created_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-    updateUser: db.prepare(`UPDATE users SET email = ?, authority = ?, customer_id = ?, first_name = ?, last_name = ?,
-      password_hash = ? WHERE id = ?`),
+    insertUser: insertOf(db, 'users', userCells),
+    updateUser: updateOf(db, 'users', userCells),
     userById: db.prepare('SELECT * FROM users WHERE id = ?'),
     userByEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
     deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
@@ -254,8 +246,8 @@ export function createSqliteStore(path: string): Store {
     listOta: lists.ota,
     otaInUse: (id) => (q.otaInUse.get({ id }) as { used: number }).used === 1,
 
-    insertCustomer: (c) => void q.insertCustomer.run(c.id, c.title, c.email, c.createdTime),
-    updateCustomer: (c) => void q.updateCustomer.run(c.title, c.email, c.id),
+    insertCustomer: (c) => void q.insertCustomer.run(customerCells(c)),
+    updateCustomer: (c) => void q.updateCustomer.run(customerCells(c)),
     deleteCustomer(id) {
       byToken.clear(); // devices of the customer become unassigned
       q.deleteCustomer.run(id);
@@ -263,9 +255,8 @@ export function createSqliteStore(path: string): Store {
     customerById: one(q.customerById, customerFrom),
     customerByTitle: one(q.customerByTitle, customerFrom),
     listCustomers: lists.customers,
-    insertUser: (u) => void q.insertUser.run(u.id, u.email, u.authority, u.customerId, u.firstName, u.lastName,
-      u.passwordHash, u.createdTime),
-    updateUser: (u) => void q.updateUser.run(u.email, u.authority, u.customerId, u.firstName, u.lastName, u.passwordHash, u.id),
+    insertUser: (u) => void q.insertUser.run(userCells(u)),
+    updateUser: (u) => void q.updateUser.run(userCells(u)),
     userById: one(q.userById, userFrom),
     userByEmail: one(q.userByEmail, userFrom),
     deleteUser: (id) => void q.deleteUser.run(id),

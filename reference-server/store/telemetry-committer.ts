@@ -2,6 +2,8 @@
 // file database. The thread starts with the first batch it is given.
 import { Worker } from 'node:worker_threads';
 import type { Offload } from './group-commit.js';
+import type { ConnectionOptions } from './sqlite-connection.js';
+import { failureFrom, type FailureDescription } from './store-failure.js';
 import { FOLD } from './telemetry-worker-messages.js';
 
 export interface TelemetryCommitter extends Offload {
@@ -10,15 +12,17 @@ export interface TelemetryCommitter extends Offload {
 }
 
 /** From dist the worker is JavaScript; from sources (the tests) tsx compiles it. */
-function startWorker(path: string): Worker {
+function startWorker(path: string, options: ConnectionOptions): Worker {
   const fromSources = import.meta.url.endsWith('.ts');
   const url = new URL(fromSources ? './telemetry-worker.ts' : './telemetry-worker.js', import.meta.url);
-  if (!fromSources) return new Worker(url, { workerData: { path } });
+  const workerData = { path, options };
+  if (!fromSources) return new Worker(url, { workerData });
   const [api, source] = [import.meta.resolve('tsx/esm/api'), url.href].map((u) => JSON.stringify(u));
-  return new Worker(`import(${api}).then(({ tsImport }) => tsImport(${source}, ${source}))`, { eval: true, workerData: { path } });
+  return new Worker(`import(${api}).then(({ tsImport }) => tsImport(${source}, ${source}))`, { eval: true, workerData });
 }
 
-export function createTelemetryCommitter(path: string): TelemetryCommitter {
+/** `options`: the store's own connection settings, for the worker's connection. */
+export function createTelemetryCommitter(path: string, options: ConnectionOptions = {}): TelemetryCommitter {
   let worker: Worker | undefined;
   let exited: Promise<unknown> | undefined;
   let inFlight: ((error: Error | null) => void) | undefined;
@@ -38,7 +42,12 @@ export function createTelemetryCommitter(path: string): TelemetryCommitter {
     if (inFlight) settle(error);
   }
 
-  /** Hands the worker a message (rows to commit, or FOLD), answered by `done`. */
+  /** The worker's answer to a batch: null once committed, else what failed. */
+  function answered(failure: FailureDescription | null): void {
+    settle(failure && failureFrom(failure));
+  }
+
+  /** Hands the worker a message (rows to commit, or FOLD), answered through `done`. */
   function send(message: unknown[] | typeof FOLD, done: (error: Error | null) => void): void {
     worker ??= start();
     inFlight = done;
@@ -47,8 +56,8 @@ export function createTelemetryCommitter(path: string): TelemetryCommitter {
   }
 
   function start(): Worker {
-    const started = startWorker(path);
-    started.on('message', settle);
+    const started = startWorker(path, options);
+    started.on('message', answered);
     started.on('error', gone);
     exited = new Promise((resolve) => started.once('exit', resolve));
     started.on('exit', (code) => gone(new Error(`the telemetry worker exited (code ${code})`)));

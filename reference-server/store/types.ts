@@ -49,6 +49,11 @@ export interface DeviceRecord {
   firmwareId: string | null;
   softwareId: string | null;
   additionalInfo: JsonObject | null;
+  /** ThingsBoard's DeviceData as saved; null: the DEFAULT one for the profile's transport type. */
+  deviceData: JsonObject | null;
+  externalId: string | null;
+  /** ThingsBoard's optimistic lock: 1 when created, one more at every save. */
+  version: number;
   createdTime: number;
 }
 
@@ -66,6 +71,13 @@ export interface ProfileRecord {
   provisionSecret: string | null;
   firmwareId: string | null;
   softwareId: string | null;
+  image: string | null;
+  defaultQueueName: string | null;
+  /** profileData.configuration and .transportConfiguration as saved; null: DEFAULT and the transport type. */
+  configuration: JsonObject | null;
+  transportConfiguration: JsonObject | null;
+  externalId: string | null;
+  version: number;
   createdTime: number;
 }
 
@@ -114,13 +126,29 @@ export interface OtaRecord {
   checksumAlgorithm: Schema<'ChecksumAlgorithm'> | null;
   checksum: string | null;
   dataSize: number | null;
+  additionalInfo: JsonObject | null;
+  externalId: string | null;
   createdTime: number;
 }
 
-export interface CustomerRecord {
+/** ThingsBoard's ContactBased fields (customers). */
+export interface Contact {
+  country: string | null;
+  state: string | null;
+  city: string | null;
+  address: string | null;
+  address2: string | null;
+  zip: string | null;
+  phone: string | null;
+  email: string | null;
+}
+
+export interface CustomerRecord extends Contact {
   id: string;
   title: string;
-  email: string | null;
+  additionalInfo: JsonObject | null;
+  externalId: string | null;
+  version: number;
   createdTime: number;
 }
 
@@ -133,6 +161,9 @@ export interface UserRecord {
   customerId: string | null;
   firstName: string | null;
   lastName: string | null;
+  phone: string | null;
+  additionalInfo: JsonObject | null;
+  version: number;
   /** scrypt hash `salt:hash` (hex); null for users that only get tokens from an admin. */
   passwordHash: string | null;
   createdTime: number;

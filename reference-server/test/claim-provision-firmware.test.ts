@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createDevice, startTestServer, stopTestServer, type TestServer } from './helpers.js';
 import type { OtaRecord, ProfileRecord } from '../store/types.js';
+import { newProfile } from '../device-records.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -49,7 +50,10 @@ describe('operation 8: claim', () => {
   });
 
   it('opens no window for a device a customer already owns, still answering 200', async () => {
-    const customer = { id: crypto.randomUUID(), title: `c-${crypto.randomUUID()}`, email: null, createdTime: Date.now() };
+    const customer = {
+      id: crypto.randomUUID(), title: `c-${crypto.randomUUID()}`, country: null, state: null, city: null, address: null,
+      address2: null, zip: null, phone: null, email: null, additionalInfo: null, externalId: null, version: 1, createdTime: Date.now(),
+    };
     await server.ctx.store.write(() => server.ctx.store.insertCustomer(customer));
     const device = await createDevice(server.ctx, { customerId: customer.id });
     expect((await call(server.httpUrl, 'POST', `/api/v1/${device.token}/claim`, { secretKey: 'k' })).status).toBe(200);
@@ -66,9 +70,7 @@ describe('operation 8: claim', () => {
 
 async function profile(type: ProfileRecord['provisionType']): Promise<ProfileRecord> {
   const record: ProfileRecord = {
-    id: randomUUID(), name: `p-${randomUUID()}`, type: 'DEFAULT', transportType: 'DEFAULT', description: null,
-    isDefault: false, provisionType: type, provisionKey: `key-${randomUUID()}`, provisionSecret: 'secret',
-    firmwareId: null, softwareId: null, createdTime: Date.now(),
+    ...newProfile(`p-${randomUUID()}`), provisionType: type, provisionKey: `key-${randomUUID()}`, provisionSecret: 'secret',
   };
   await server.ctx.store.write(() => server.ctx.store.insertProfile(record));
   return record;
@@ -134,7 +136,8 @@ describe('operation 10: firmware and software', () => {
     const ota: OtaRecord = {
       id: randomUUID(), type, title: 'fw', version: `1.${randomUUID()}`, tag: null, url: null, profileId: null,
       fileName: 'fw.bin', contentType: 'application/octet-stream', checksumAlgorithm: 'SHA256',
-      checksum: createHash('sha256').update(bytes).digest('hex'), dataSize: bytes.length, createdTime: Date.now(),
+      checksum: createHash('sha256').update(bytes).digest('hex'), dataSize: bytes.length, additionalInfo: null,
+      externalId: null, createdTime: Date.now(),
     };
     const field = type === 'FIRMWARE' ? 'firmwareId' : 'softwareId';
     const device = await createDevice(server.ctx, { [field]: ota.id });

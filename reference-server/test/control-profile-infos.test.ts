@@ -2,6 +2,7 @@
 // and switching the default, read back through the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, stopTestServer, type TestServer } from './helpers.js';
+import { TENANT_ID } from '../control-api/entities.js';
 import { newDeviceVia, startAdminServer, UNKNOWN_ID, type Api } from './control-helpers.js';
 
 let server: TestServer;
@@ -17,7 +18,7 @@ describe('device profile infos', () => {
   it('reads one info, the default one, a page of them filtered by transport type, and a list by ids', async () => {
     const id = await newProfile('info-mqtt', { transportType: 'MQTT' });
     const info = (await api('GET', `/api/deviceProfileInfo/${id}`)).json();
-    expect(info).toEqual({ id: { entityType: 'DEVICE_PROFILE', id }, name: 'info-mqtt', image: null, defaultDashboardId: null, type: 'DEFAULT', transportType: 'MQTT' });
+    expect(info).toEqual({ id: { entityType: 'DEVICE_PROFILE', id }, tenantId: { entityType: 'TENANT', id: TENANT_ID }, name: 'info-mqtt', image: null, defaultDashboardId: null, type: 'DEFAULT', transportType: 'MQTT' });
     expect((await api('GET', `/api/deviceProfileInfo/${UNKNOWN_ID}`)).status).toBe(404);
     const defaultInfo = (await api('GET', '/api/deviceProfileInfo/default')).json() as Info;
     expect(defaultInfo).toMatchObject({ id: { id: server.ctx.store.defaultProfile().id }, name: 'default' });

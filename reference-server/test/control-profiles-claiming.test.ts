@@ -40,8 +40,12 @@ describe('device profiles and provisioning', () => {
     expect((await provision(body)).json()).toEqual({ credentialsValue: device.token, credentialsType: 'ACCESS_TOKEN', status: 'SUCCESS' });
     expect((await provision(body)).json()).toMatchObject({ status: 'FAILURE' });
 
-    // DISABLED with key and secret nulled, as msa does.
-    await api('POST', '/api/deviceProfile', { ...current, provisionType: 'DISABLED', provisionDeviceKey: null, profileData: { provisionConfiguration: { type: 'DISABLED', provisionDeviceSecret: null } } });
+    // DISABLED with key and secret nulled, as msa does; the copy read before the last save is stale (ThingsBoard's optimistic lock).
+    const disabled = { provisionType: 'DISABLED', provisionDeviceKey: null, profileData: { provisionConfiguration: { type: 'DISABLED', provisionDeviceSecret: null } } };
+    const stale = await api('POST', '/api/deviceProfile', { ...current, ...disabled });
+    expect(stale.status).toBe(409);
+    expect(stale.json()).toMatchObject({ errorCode: 35, message: 'Device profile was already changed by someone else' });
+    expect((await api('POST', '/api/deviceProfile', { ...(updated.json() as Profile), ...disabled })).status).toBe(200);
     expect((await provision(body)).json()).toMatchObject({ status: 'NOT_FOUND' });
     expect(server.ctx.store.profileById(profile.id.id)).toMatchObject({ provisionType: 'DISABLED', provisionKey: null, provisionSecret: null });
   });

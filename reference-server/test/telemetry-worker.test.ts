@@ -1,6 +1,7 @@
 // A batch of nothing but telemetry is committed by the telemetry worker on its own connection
-// (store/telemetry-committer.ts, telemetry-worker.ts), answered once that thread has committed and
-// synced it; a batch with any other write runs on the event loop, after the worker's batch.
+// (store/telemetry-committer.ts, telemetry-worker.ts), answered once that thread has committed it
+// (synchronous=FULL: with its WAL synced); a batch with any other write runs on the event loop,
+// after the worker's batch. Its rows wait in the telemetry log until a fold, on the worker too.
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -41,7 +42,7 @@ function setup(foldRows?: number) {
     },
   };
   const writer = createTelemetryWriter(db, foldRows);
-  const group = createGroupCommit<TelemetryMessage>(db, `${path}-wal`, writer, offload);
+  const group = createGroupCommit<TelemetryMessage>(db, writer, offload);
   const send = (entries: KvEntry[]) =>
     new Promise<void>((resolve, reject) => group.writeBuffered({ deviceId: DEVICE, entries }, (error) => (error ? reject(error) : resolve()), undefined));
   const rows = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -101,6 +102,8 @@ describe('the telemetry worker', () => {
       const unbindable: KvEntry = { key: 'other', ts: 1, type: 'STRING', value: {} as unknown as string };
       const outcomes = await Promise.allSettled([t.send([long('ghost', 1, 1)]), t.send([unbindable])]);
       expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+      // Errors, as the worker's SqliteError was (a plain object would be answered as a 200 body).
+      for (const outcome of outcomes) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(Error);
       expect(await t.count()).toBe(0);
       // 'real' takes the id 'ghost' had in the worker's rolled-back transaction; 'ghost' gets its own.
       await t.send([long('real', 2, 2)]);

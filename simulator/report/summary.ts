@@ -1,14 +1,11 @@
 // The run's summary: what summary.json holds, what the HTML report and the end-of-run table show,
 // and what thresholds are checked against (the steady state; the warm-up is reported apart).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SimulationResult } from '../engine.js';
 import { distribution, latencyStats, type LatencyStats } from '../histograms.js';
 import { COUNTERS, errorTotal, PATHS, type CounterName, type ErrorClass, type PathName, type PathTotals } from '../metrics.js';
 import { profileName } from '../profiles.js';
 import type { Scenario } from '../scenario.js';
 import { evaluateThresholds, type PathFigures, type Threshold, type ThresholdOutcome } from '../thresholds.js';
-import { renderHtml } from './html.js';
 
 export interface PathSummary extends PathFigures {
   errorsByClass: Partial<Record<ErrorClass, number>>;
@@ -158,14 +155,4 @@ export function buildSummary(result: SimulationResult, thresholds: Threshold[]):
     thresholds: outcomes,
     passed: !result.interrupted && outcomes.every((o) => o.passed),
   };
-}
-
-/** `reports/simulate/<timestamp>/{summary.json,report.html}`; returns the folder. */
-export function writeReports(summary: Summary, reportDir: string): string {
-  const stamp = summary.startedAt.replace(/[:.]/g, '-');
-  const dir = join(reportDir, stamp);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  writeFileSync(join(dir, 'report.html'), renderHtml(summary));
-  return dir;
 }

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type JsonSchema } from '../load.js';
+import { loadContract } from '../load.js';
+import type { JsonSchema } from '../schema-validator.js';
 import { compile, describeErrors } from '../schema-validator.js';
 
 interface Example {
