@@ -14,6 +14,7 @@ import { createSqliteStore } from './store/sqlite.js';
 import { deviceApiHandlers } from './device-api/index.js';
 import { createControlApi } from './control-api/index.js';
 import { registerUploadRoute, UPLOAD_PATH } from './control-api/upload.js';
+import { registerTextBodyRoutes } from './text-body.js';
 import { limitFor } from './payload-limits.js';
 import { methodsByPath, registerRoutes } from './routes.js';
 import { createBodyValidator } from './validation.js';
@@ -46,6 +47,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   const polls = createLongPolls();
   const ctx: ServerContext = {
     config,
+    listening: {},
     store,
     polls,
     rpc: createRpcService(store, polls),
@@ -125,9 +127,12 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   const handlers = { ...deviceApiHandlers(ctx), ...control.handlers };
   const hooks = { device: authenticateDevice, user: control.authenticate };
   const isUpload = (op: Operation) => op.method === 'post' && op.path === UPLOAD_PATH;
-  registerRoutes(app, contract.operations.filter((op) => !isUpload(op)), handlers, hooks, config.payloadLimits);
+  const isText = (op: Operation) => op.requestBody?.contentType === 'text/plain';
+  registerRoutes(app, contract.operations.filter((op) => !isUpload(op) && !isText(op)), handlers, hooks, config.payloadLimits);
   await registerUploadRoute(app, limitFor(UPLOAD_PATH, config.payloadLimits), (context) =>
     registerRoutes(context, contract.operations.filter(isUpload), handlers, hooks, config.payloadLimits));
+  await registerTextBodyRoutes(app, (context) =>
+    registerRoutes(context, contract.operations.filter(isText), handlers, hooks, config.payloadLimits));
 
   const allowed = methodsByPath(contract);
   app.setNotFoundHandler((request, reply) => {

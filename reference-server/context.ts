@@ -6,8 +6,15 @@ import type { AttributeService } from './attribute-service.js';
 import type { RuleEngine } from './rule-engine.js';
 import type { Store } from './store/types.js';
 
+/** The ports the listeners are bound to, set once they listen (server.ts); empty in app.inject tests. */
+export interface Listening {
+  http?: number;
+  https?: number;
+}
+
 export interface ServerContext {
   config: Readonly<ServerConfig>;
+  listening: Listening;
   store: Store;
   polls: LongPolls;
   rpc: RpcService;

@@ -72,6 +72,8 @@ export async function startServer(input: Partial<ServerConfig> = {}, options: St
     throw error;
   }
 
+  app.dhi.listening.http = (app.server.address() as AddressInfo).port;
+  app.dhi.listening.https = https && (https.address() as AddressInfo).port;
   return {
     app,
     httpUrl: urlOf('http', config.host, app.server.address() as AddressInfo),

@@ -336,6 +336,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's version and edition
+         * @description As ThingsBoard CE answers it - `type` CE; `version` is the ThingsBoard API dhi follows (4.4.0),
+         *     `artifact` and `name` say it is dhi.
+         */
+        get: operations["getSystemVersionInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-connectivity/{deviceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The commands a device would run to publish telemetry
+         * @description ThingsBoard's DeviceConnectivityController for dhi's own listeners - for a device of a DEFAULT
+         *     profile with an access token, `{"http": {"http": "curl -v -X POST http://<host>[:<port>]/api/v1/<token>/telemetry
+         *     --header Content-Type:application/json --data \"{temperature:25}\"", "https": ...}}` (https when
+         *     the HTTPS listener is on; the port left out when it is the scheme's default; the host the
+         *     request's). The MQTT and CoAP entries are absent, as in a ThingsBoard with those transports
+         *     off; a profile of another transport answers none (LWM2M and SNMP `Check documentation`), and
+         *     other credentials none.
+         */
+        get: operations["getDevicePublishTelemetryCommands"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apiKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API key for a user (its value is answered once), or update one
+         * @description ThingsBoard 4.3+. A new key's `value` (64 random bytes, base64url) is answered here and never
+         *     again (dhi keeps only its SHA-256); a request then authenticates with `X-Authorization:
+         *     ApiKey <value>` (or `Authorization:`). With an `id`, only `description` and `enabled` change
+         *     (`value` is null). A key is refused (401) when disabled (`User account is not active`), past
+         *     its `expirationTime` (`API key is expired`; 0 never expires), or when its user's credentials
+         *     are disabled. A customer user may only keep keys of its own.
+         */
+        post: operations["saveApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apiKeys/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a user's API keys (without their values)
+         * @description Searched by description (case-insensitive substring).
+         */
+        get: operations["getUserApiKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apiKey/{id}/description": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change an API key's description
+         * @description The body is the new description as text, whatever the Content-Type (Spring binds it as a String); it must not be blank.
+         */
+        put: operations["updateApiKeyDescription"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apiKey/{id}/enabled/{enabledValue}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Enable or disable an API key */
+        put: operations["enableApiKey"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apiKey/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an API key */
+        delete: operations["deleteApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/{userId}/token": {
         parameters: {
             query?: never;
@@ -472,14 +618,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Check a user activation token
-         * @description ThingsBoard has it (without a token); dhi does not model what it is about and answers 501 naming it (see reference-server/README.md).
+         * Check a user activation token (the link a new user follows)
+         * @description ThingsBoard's redirects to its web UI - a token that names no user is 409 (empty body), an
+         *     expired one 303 to `/activationLinkExpired`, a valid one 303 to
+         *     `/login/createPassword?activateToken=<token>` (dhi has no web UI: a client activates with
+         *     `POST /api/noauth/activate`).
          */
         get: operations["checkActivateToken"];
         put?: never;
         /**
-         * Activate a user
-         * @description ThingsBoard has it (without a token); dhi does not model what it is about and answers 501 naming it (see reference-server/README.md).
+         * Activate a user - set its first password - and log it in
+         * @description ThingsBoard (AuthController.activateUser) - the token of the user's activation link
+         *     (`GET /api/user/{userId}/activationLink`) and a password that follows the password policy;
+         *     answers a JWT pair. An unknown token is 400 `Unable to find user credentials by activateToken
+         *     [<token>]`, a used one `User credentials already activated`, an expired one (24 h) `Activation
+         *     token expired`. No mail is sent (`sendActivationMail` is accepted and has no effect).
          */
         post: operations["activateUser"];
         delete?: never;
@@ -1256,7 +1409,10 @@ export interface paths {
         };
         /**
          * A user activation link
-         * @description ThingsBoard has it; dhi does not model what it is about and answers 501 naming it (see reference-server/README.md).
+         * @description ThingsBoard - `<base url>/api/noauth/activate?activateToken=<token>` as text, the base url being
+         *     the request's scheme and Host. A user created through the API is not active until it follows
+         *     the link (`POST /api/noauth/activate`); the token lives 24 h and is renewed when less than
+         *     15 minutes are left. An active user is 400 `User is already activated!`.
          */
         get: operations["getActivationLink"];
         put?: never;
@@ -1276,7 +1432,7 @@ export interface paths {
         };
         /**
          * A user activation link with its lifetime
-         * @description ThingsBoard has it; dhi does not model what it is about and answers 501 naming it (see reference-server/README.md).
+         * @description ThingsBoard's UserActivationLink - the link (as getActivationLink) and the ms it has left.
          */
         get: operations["getActivationLinkInfo"];
         put?: never;
@@ -2437,6 +2593,39 @@ export interface components {
         Version: number | null;
         /** @description Free JSON kept as sent (ThingsBoard's additionalInfo). */
         AdditionalInfo: Record<string, unknown> | null;
+        /** @description ThingsBoard's ApiKeyInfo as its REST API binds it (properties it does not have are ignored; `tenantId`, `createdTime` and `expired` are the server's). */
+        ApiKeyInput: {
+            id?: components["schemas"]["EntityIdInput"];
+            userId: components["schemas"]["EntityIdInput"];
+            description: string | null;
+            /** @description false when absent (a Java boolean). */
+            enabled?: boolean | null;
+            /**
+             * Format: int64
+             * @description ms since the epoch; 0 or absent - never.
+             */
+            expirationTime?: number | null;
+        };
+        ApiKeyInfo: {
+            id: components["schemas"]["EntityId"];
+            createdTime: number;
+            tenantId: components["schemas"]["EntityId"];
+            userId: components["schemas"]["EntityId"];
+            expirationTime: number;
+            description: string;
+            enabled: boolean;
+            expired: boolean;
+        };
+        ApiKey: components["schemas"]["ApiKeyInfo"] & {
+            /** @description The key's value - only when it was created. */
+            value: string | null;
+        };
+        ApiKeyInfoPage: {
+            data: components["schemas"]["ApiKeyInfo"][];
+            totalPages: number;
+            totalElements: number;
+            hasNext: boolean;
+        };
         JwtPair: {
             token: string;
             refreshToken: string;
@@ -3195,6 +3384,8 @@ export interface components {
         OtaSortProperty: "createdTime" | "type" | "title" | "version" | "tag" | "url" | "fileName" | "contentType" | "checksumAlgorithm" | "checksum" | "dataSize";
         RpcSortProperty: "createdTime" | "expirationTime" | "status";
         UserSortProperty: "createdTime" | "email" | "firstName" | "lastName";
+        ApiKeySortProperty: "createdTime" | "expirationTime" | "description" | "enabled";
+        ApiKeyId: string;
         CustomerSortProperty: "createdTime" | "title" | "email";
         SortOrder: "ASC" | "DESC";
     };
@@ -3673,6 +3864,204 @@ export interface operations {
             409: components["responses"]["VersionConflict"];
         };
     };
+    getSystemVersionInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version and edition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: string;
+                        artifact: string;
+                        name: string;
+                        /** @constant */
+                        type: "CE";
+                    };
+                };
+            };
+            401: components["responses"]["ControlUnauthorized"];
+        };
+    };
+    getDevicePublishTelemetryCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deviceId: components["parameters"]["DeviceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The commands by transport. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        http?: {
+                            http?: string;
+                            https?: string;
+                        };
+                    } & {
+                        [key: string]: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ControlUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    saveApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyInput"];
+            };
+        };
+        responses: {
+            /** @description The key, with its value when it was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ControlUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getUserApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Required by every list (ThingsBoard); 400 when absent. No upper bound but Java's int (a page reads only its own rows). */
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Zero-based page number, a 32-bit integer as in ThingsBoard; anything else (1e308, 1.5, -1) is 400. A page past the end is an empty page. */
+                page?: components["parameters"]["Page"];
+                /** @description A case-insensitive substring of the list's text (ThingsBoard - devices - name or label; other lists - name or title). */
+                textSearch?: components["parameters"]["TextSearch"];
+                sortProperty?: components["parameters"]["ApiKeySortProperty"];
+                sortOrder?: components["parameters"]["SortOrder"];
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the user's keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyInfoPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ControlUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateApiKeyDescription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ControlUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    enableApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ApiKeyId"];
+                enabledValue: boolean;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ControlUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Stored"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ControlUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     getUserToken: {
         parameters: {
             query?: never;
@@ -3834,8 +4223,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description To the web UI's page for the token. */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
-            501: components["responses"]["NotModelled"];
+            /** @description No user has this activation token. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     activateUser: {
@@ -3849,12 +4252,23 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, unknown>;
+                "application/json": {
+                    activateToken: string;
+                    password: string;
+                };
             };
         };
         responses: {
+            /** @description The new user's JWT pair. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JwtPair"];
+                };
+            };
             400: components["responses"]["BadRequest"];
-            501: components["responses"]["NotModelled"];
         };
     };
     requestResetPasswordByEmail: {
@@ -4943,10 +5357,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotModelled"];
+            404: components["responses"]["NotFound"];
         };
     };
     getActivationLinkInfo: {
@@ -4960,10 +5383,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The link and its lifetime. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: string;
+                        ttlMs: number;
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotModelled"];
+            404: components["responses"]["NotFound"];
         };
     };
     getUsersForAssign: {

@@ -1,13 +1,17 @@
-// Users and their JWTs: the default tenant admin, login, the bearer-token hook, user tokens,
-// changing a password, and the permission guard (tenant admins may do everything but claim;
-// customer users only claim). As ThingsBoard's TokenOutdatingService, a token issued (to the
-// second) before its user changed password or had the credentials disabled, or before its session
-// logged out, is refused: an access token 401 errorCode 11, a refresh token 401 errorCode 10.
+// Users and their JWTs: the default tenant admin, login, the hook that authenticates a control API
+// request (a JWT, `Bearer <jwt>`, or an API key, `ApiKey <value>`, in X-Authorization or else
+// Authorization, as ThingsBoard's two filters read them), user tokens, changing a password, and the
+// permission guard (tenant admins may do everything but claim; customer users only claim). As
+// ThingsBoard's TokenOutdatingService, a token issued (to the second) before its user changed
+// password or had the credentials disabled, or before its session logged out, is refused: an access
+// token 401 errorCode 11, a refresh token 401 errorCode 10.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import { ApiError, ErrorCode, badRequest, errorBody, forbidden, notFound, unauthorized } from '../errors.js';
+import { ApiError, badRequest, errorBody, forbidden, notFound, unauthorized } from '../errors.js';
 import { userJson } from './customers.js';
-import { signJwt, verifyJwt, type JwtClaims } from './jwt.js';
+import { createJwtCodec, type JwtClaims, type JwtCodec } from './jwt.js';
+import { API_KEY_PREFIX, apiKeyUser } from './api-keys.js';
+import { NULL_UUID, TENANT_ID } from './entities.js';
 import { hashPassword, PASSWORD_POLICY, policyViolation, verifyPassword } from './passwords.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers, RouteHandler } from '../handler.js';
@@ -16,7 +20,7 @@ import type { Schema } from '../../spec/types.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The user authenticated by the bearer JWT (control API routes only). */
+    /** The user a JWT or an API key authenticated (control API routes only). */
     user: UserRecord;
   }
 }
@@ -41,19 +45,36 @@ export interface Auth {
 }
 
 export function createAuth({ config, store }: ServerContext): Auth {
-  let secret = config.jwtSecret ? Buffer.from(config.jwtSecret) : Buffer.alloc(0);
+  let jwt: JwtCodec | undefined;
+  const codec = (): JwtCodec => jwt!;
 
-  const bearerOf = (request: FastifyRequest): string | undefined => {
+  /** ThingsBoard's token extractors: X-Authorization, else Authorization. */
+  const headerOf = (request: FastifyRequest): string | undefined => {
     const header = request.headers['x-authorization'] ?? request.headers.authorization;
-    return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
+    return typeof header === 'string' ? header : undefined;
   };
+  const bearerOf = (request: FastifyRequest): string | undefined => BEARER.exec(headerOf(request) ?? '')?.[1];
 
-  const sign = (user: UserRecord, scopes: string[], ttlSeconds: number, sessionId: string) => {
-    const iat = Math.floor(Date.now() / 1000);
-    return signJwt(secret, {
-      sub: user.email, scopes, userId: user.id, ...(user.customerId && { customerId: user.customerId }),
-      sessionId, iss: ISSUER, iat, exp: iat + ttlSeconds,
-    });
+  /** JwtTokenFactory's access token (with the user's names, state, tenant and customer) and refresh token. */
+  const accessToken = (user: UserRecord, sessionId: string) => codec().sign({
+    sub: user.email, userId: user.id, scopes: [user.authority], sessionId, firstName: user.firstName,
+    lastName: user.lastName, enabled: store.userCredentialsEnabled(user.id), isPublic: false, tenantId: TENANT_ID,
+    customerId: user.customerId ?? NULL_UUID,
+  }, config.jwtTtlSeconds);
+  const refreshToken = (user: UserRecord, sessionId: string) => codec().sign({
+    sub: user.email, userId: user.id, scopes: ['REFRESH_TOKEN'], sessionId, isPublic: false, jti: randomUUID(),
+  }, REFRESH_TTL_SECONDS);
+
+  /** The user of a request's JWT, or the 401 to answer. */
+  const jwtUser = (request: FastifyRequest): UserRecord | ApiError => {
+    const token = bearerOf(request);
+    const check = token ? codec().verify(token) : undefined;
+    const claims = check?.ok && check.claims.scopes.length === 1 && check.claims.scopes[0] !== 'REFRESH_TOKEN' ? check.claims : undefined;
+    const user = claims && store.userById(claims.userId);
+    if (user && !outdated(claims)) return user;
+    // ThingsBoard: JWT_TOKEN_EXPIRED (11) for an expired or outdated token, AUTHENTICATION (10) otherwise.
+    const expired = (check && !check.ok && check.expired) || user !== undefined;
+    return expired ? new ApiError(401, 11, 'Token has expired') : unauthorized('Authentication failed');
   };
 
   /** DefaultTokenOutdatingService.isOutdated: issued in an earlier second than the user's or the session's mark. */
@@ -66,12 +87,13 @@ export function createAuth({ config, store }: ServerContext): Auth {
 
   const auth: Auth = {
     async init() {
-      if (secret.length === 0) {
-        const stored = store.setting(JWT_SECRET_SETTING);
-        const value = stored ?? randomBytes(32).toString('base64url');
-        if (!stored) await store.write(() => store.setSetting(JWT_SECRET_SETTING, value));
-        secret = Buffer.from(value);
+      let secret = config.jwtSecret;
+      if (!secret) {
+        // 512 bits, the key size of HS512 (ThingsBoard's JwtTokenFactory.KEY_LENGTH).
+        secret = store.setting(JWT_SECRET_SETTING) ?? randomBytes(64).toString('base64url');
+        if (!store.setting(JWT_SECRET_SETTING)) await store.write(() => store.setSetting(JWT_SECRET_SETTING, secret!));
       }
+      jwt = createJwtCodec(Buffer.from(secret), ISSUER);
       const admin = store.userByEmail(DEFAULT_ADMIN);
       if (admin && (await verifyPassword(config.adminPassword, admin.passwordHash))) return;
       const passwordHash = await hashPassword(config.adminPassword);
@@ -85,16 +107,10 @@ export function createAuth({ config, store }: ServerContext): Auth {
     },
 
     authenticate(request, reply, done) {
-      const token = bearerOf(request);
-      const check = token ? verifyJwt(secret, token) : undefined;
-      const claims = check?.ok && check.claims.scopes.length === 1 && check.claims.scopes[0] !== 'REFRESH_TOKEN' ? check.claims : undefined;
-      const user = claims && store.userById(claims.userId);
-      if (!user || outdated(claims)) {
-        // ThingsBoard: JWT_TOKEN_EXPIRED (11) for an expired or outdated token, AUTHENTICATION (10) otherwise.
-        const expired = (check && !check.ok && check.expired) || user !== undefined;
-        reply.code(401).send(expired
-          ? errorBody(401, 11, 'Token has expired')
-          : errorBody(401, ErrorCode.AUTHENTICATION, 'Authentication failed'));
+      const header = headerOf(request);
+      const user = header?.startsWith(API_KEY_PREFIX) ? apiKeyUser(store, header.slice(API_KEY_PREFIX.length)) : jwtUser(request);
+      if (user instanceof ApiError) {
+        reply.code(401).send(errorBody(401, user.errorCode, user.message));
         return;
       }
       request.user = user;
@@ -103,10 +119,7 @@ export function createAuth({ config, store }: ServerContext): Auth {
 
     tokenPair(user) {
       const sessionId = randomUUID();
-      return {
-        token: sign(user, [user.authority], config.jwtTtlSeconds, sessionId),
-        refreshToken: sign(user, ['REFRESH_TOKEN'], REFRESH_TTL_SECONDS, sessionId),
-      };
+      return { token: accessToken(user, sessionId), refreshToken: refreshToken(user, sessionId) };
     },
 
     allow: (authorities, handler) => (request, reply) => {
@@ -133,7 +146,7 @@ export function createAuth({ config, store }: ServerContext): Auth {
       /** ThingsBoard's RefreshTokenProcessingFilter: a valid refresh token gets a new pair. */
       refreshToken(request, reply) {
         const { refreshToken } = request.body;
-        const check = verifyJwt(secret, refreshToken);
+        const check = codec().verify(refreshToken);
         const user = check.ok && check.claims.scopes[0] === 'REFRESH_TOKEN' ? store.userById(check.claims.userId) : undefined;
         if (!user) {
           if (!check.ok && check.expired) throw new ApiError(401, 11, 'Token has expired');
@@ -151,7 +164,7 @@ export function createAuth({ config, store }: ServerContext): Auth {
 
       // ThingsBoard's UserSessionInvalidationEvent: the session's tokens (this pair) are outdated.
       async logout(request, reply) {
-        const check = verifyJwt(secret, bearerOf(request) ?? '');
+        const check = codec().verify(bearerOf(request) ?? '');
         if (check.ok && check.claims.sessionId) await outdate(check.claims.sessionId);
         return reply.code(200).send();
       },

@@ -3,6 +3,7 @@
 // (GET /api/user/{id}/token).
 import { randomUUID } from 'node:crypto';
 import { badRequest, forbidden, notFound } from '../errors.js';
+import { newActivation } from './activation.js';
 import { entityId, kept, nextVersion, optionalEntityId, orNotFound, NULL_UUID, pageData, pageQuery, refId, TENANT, uuidList } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
@@ -87,7 +88,12 @@ function saveUser(store: Store, input: UserInput): UserRecord {
     passwordHash: before?.passwordHash ?? null, createdTime: before?.createdTime ?? Date.now(),
   };
   if (before) store.updateUser(user);
-  else store.insertUser(user);
+  else {
+    // As UserServiceImpl: a new user is not active until it follows its activation link (activation.ts).
+    store.insertUser(user);
+    store.setUserCredentialsEnabled(user.id, false);
+    store.setActivation(user.id, newActivation());
+  }
   return user;
 }
 

@@ -17,6 +17,9 @@ import { profileHandlers } from './profiles.js';
 import { profileInfoHandlers } from './profile-infos.js';
 import { claimingHandlers } from './claiming.js';
 import { ruleHandlers } from './rules.js';
+import { apiKeyHandlers } from './api-keys.js';
+import { activationHandlers } from './activation.js';
+import { systemHandlers } from './system.js';
 import { registerDocs } from './docs.js';
 import { createOtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
@@ -25,14 +28,14 @@ import type { Authority, UserRecord } from '../store/types.js';
 
 export interface ControlApi {
   handlers: Handlers;
-  /** onRequest hook for secured routes: verifies the bearer JWT. */
+  /** onRequest hook for secured routes: a JWT or an API key. */
   authenticate: onRequestHookHandler;
   /** Plugins the control API needs (Swagger UI), registered before the routes. */
   register(app: FastifyInstance): Promise<void>;
 }
 
 /** Who may call what: tenant admins everything but claiming, customer users only claiming. */
-const PUBLIC = new Set(['login', 'refreshToken', 'getUserPasswordPolicy', ...NOAUTH_NOT_MODELLED]);
+const PUBLIC = new Set(['login', 'refreshToken', 'getUserPasswordPolicy', 'checkActivateToken', 'activateUser', ...NOAUTH_NOT_MODELLED]);
 const AUTHORITIES: Record<string, Authority[]> = {
   claimDevice: ['CUSTOMER_USER'],
   reclaimDevice: ['TENANT_ADMIN', 'CUSTOMER_USER'],
@@ -40,6 +43,9 @@ const AUTHORITIES: Record<string, Authority[]> = {
   logout: ['TENANT_ADMIN', 'CUSTOMER_USER'],
   changePassword: ['TENANT_ADMIN', 'CUSTOMER_USER'],
   getTenantAdmins: [],
+  getSystemVersionInfo: ['TENANT_ADMIN', 'CUSTOMER_USER'],
+  ...Object.fromEntries(['saveApiKey', 'getUserApiKeys', 'updateApiKeyDescription', 'enableApiKey', 'deleteApiKey']
+    .map((id): [string, Authority[]] => [id, ['TENANT_ADMIN', 'CUSTOMER_USER']])),
   ...Object.fromEntries(OWN_USER_NOT_MODELLED.map((id): [string, Authority[]] => [id, ['TENANT_ADMIN', 'CUSTOMER_USER']])),
 };
 
@@ -61,6 +67,9 @@ export function createControlApi(ctx: ServerContext): ControlApi {
     ...profileInfoHandlers(ctx),
     ...claimingHandlers(ctx),
     ...ruleHandlers(ctx),
+    ...apiKeyHandlers(ctx),
+    ...activationHandlers(ctx, auth.tokenPair),
+    ...systemHandlers(ctx),
     ...notModelledHandlers(),
   };
   // The guard wraps each handler without looking at its request, so the types go through unchanged.

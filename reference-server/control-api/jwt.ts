@@ -1,47 +1,65 @@
-// HS256 JSON Web Tokens with node:crypto: ThingsBoard's access/refresh pair. Claims follow
-// ThingsBoard's (sub = email, scopes = [authority], userId, customerId, iss, iat, exp).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// ThingsBoard's JSON Web Tokens (JwtTokenFactory) signed and checked by fast-jwt, the JWT library of
+// the Fastify ecosystem (the one @fastify/jwt wraps; its request decorators are not used because the
+// control API reads two headers and API keys as ThingsBoard does, auth.ts). HS512, and ThingsBoard's
+// claims: sub (the email), userId, scopes ([authority] or [REFRESH_TOKEN]), sessionId, iss, iat, exp;
+// an access token also firstName, lastName, enabled, isPublic, tenantId and customerId; a refresh
+// token isPublic and a jti.
+import { createSigner, createVerifier, TokenError } from 'fast-jwt';
 
 export interface JwtClaims {
   sub: string;
-  scopes: string[];
   userId: string;
-  customerId?: string;
-  /** A new one for every token pair (ThingsBoard's JwtTokenFactory); logging out outdates it. */
+  scopes: string[];
+  /** A new one for every token pair; logging out outdates it. */
   sessionId?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  enabled?: boolean;
+  isPublic: boolean;
+  tenantId?: string;
+  customerId?: string;
+  jti?: string;
   iss: string;
   iat: number;
   exp: number;
 }
 
+/** The claims a caller gives; iss, iat and exp are the codec's. */
+export type JwtContent = Omit<JwtClaims, 'iss' | 'iat' | 'exp'>;
+
 export type JwtCheck = { ok: true; claims: JwtClaims } | { ok: false; expired: boolean };
 
-const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-
-const signature = (secret: Buffer, data: string) => createHmac('sha256', secret).update(data).digest();
-
-export function signJwt(secret: Buffer, claims: JwtClaims): string {
-  const data = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-  return `${data}.${signature(secret, data).toString('base64url')}`;
+export interface JwtCodec {
+  sign(content: JwtContent, ttlSeconds: number): string;
+  /** Verifies the signature (HS512 only, whatever the header claims) and the expiry. */
+  verify(token: string): JwtCheck;
 }
 
-/** Verifies the signature (HS256 only, whatever the header claims) and the expiry. */
-export function verifyJwt(secret: Buffer, token: string, now = Date.now()): JwtCheck {
-  if (!JWT_SHAPE.test(token)) return { ok: false, expired: false };
-  const [header, payload, sig] = token.split('.');
-  const expected = signature(secret, `${header}.${payload}`);
-  const given = Buffer.from(sig, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, expired: false };
-  let claims: JwtClaims;
-  try {
-    const parsedHeader = JSON.parse(Buffer.from(header, 'base64url').toString()) as { alg?: string };
-    if (parsedHeader.alg !== 'HS256') return { ok: false, expired: false };
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as JwtClaims;
-  } catch {
-    return { ok: false, expired: false };
-  }
-  if (typeof claims.exp !== 'number' || typeof claims.userId !== 'string') return { ok: false, expired: false };
-  if (claims.exp * 1000 <= now) return { ok: false, expired: true };
-  return { ok: true, claims };
+const ALGORITHM = 'HS512';
+
+export function createJwtCodec(secret: Buffer, issuer: string): JwtCodec {
+  const verifier = createVerifier({ key: secret, algorithms: [ALGORITHM], requiredClaims: ['exp', 'userId'] });
+  // One signer per lifetime (access and refresh tokens), built on first use.
+  const signers = new Map<number, (payload: JwtContent) => string>();
+  const signerFor = (ttlSeconds: number) => {
+    let signer = signers.get(ttlSeconds);
+    if (!signer) {
+      signer = createSigner({ key: secret, algorithm: ALGORITHM, iss: issuer, expiresIn: ttlSeconds * 1000 });
+      signers.set(ttlSeconds, signer);
+    }
+    return signer;
+  };
+  return {
+    sign: (content, ttlSeconds) => signerFor(ttlSeconds)(content),
+    verify(token) {
+      try {
+        const claims = verifier(token) as JwtClaims;
+        if (typeof claims.userId !== 'string' || !Array.isArray(claims.scopes)) return { ok: false, expired: false };
+        return { ok: true, claims };
+      } catch (error) {
+        if (!(error instanceof TokenError)) throw error;
+        return { ok: false, expired: error.code === TokenError.codes.expired };
+      }
+    },
+  };
 }

@@ -1,6 +1,6 @@
 // Endpoints of the covered ThingsBoard controllers that are about things dhi does not model (edges,
-// public customers, other tenants, entity relations, CSV import, activation and password reset by
-// e-mail, alarms, dashboards, user settings, mobile app sessions). They exist, so
+// public customers, other tenants, entity relations, CSV import, mail (activation e-mails, password reset by
+// e-mail), alarms, dashboards, user settings, mobile app sessions). They exist, so
 // that a REST client meets ThingsBoard's error JSON naming what is left out instead of a bare 404;
 // the status is 501 (the server does not support the function), errorCode 2 (general).
 import { ApiError, ErrorCode } from '../errors.js';
@@ -15,11 +15,7 @@ export const NOT_MODELLED: Record<string, string> = {
   getEdgeDevices: 'edges',
   findDevicesByQuery: 'entity relations (device search queries)',
   processDevicesBulkImport: 'bulk import of devices from CSV',
-  sendActivationMail: 'user activation (e-mail)',
-  getActivationLink: 'user activation (e-mail)',
-  getActivationLinkInfo: 'user activation (e-mail)',
-  checkActivateToken: 'user activation (e-mail)',
-  activateUser: 'user activation (e-mail)',
+  sendActivationMail: 'mail (activate a user by its link: GET /api/user/{userId}/activationLink)',
   requestResetPasswordByEmail: 'password reset by e-mail',
   checkResetToken: 'password reset by e-mail',
   resetPassword: 'password reset by e-mail',
@@ -45,7 +41,7 @@ export const NOT_MODELLED: Record<string, string> = {
 export const OWN_USER_NOT_MODELLED = Object.keys(NOT_MODELLED).filter((id) => /Settings|Dashboard|MobileSession|UsersForAssign/.test(id));
 
 /** AuthController's /api/noauth/... calls among them: answered without a token, as in ThingsBoard. */
-export const NOAUTH_NOT_MODELLED = ['checkActivateToken', 'activateUser', 'requestResetPasswordByEmail', 'checkResetToken', 'resetPassword'];
+export const NOAUTH_NOT_MODELLED = ['requestResetPasswordByEmail', 'checkResetToken', 'resetPassword'];
 
 export function notModelledHandlers(): Handlers {
   return Object.fromEntries(Object.entries(NOT_MODELLED).map(([operationId, what]) => {

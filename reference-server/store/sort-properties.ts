@@ -7,6 +7,7 @@ export const SORT_PROPERTIES = {
   rpcs: ['createdTime', 'expirationTime', 'status'],
   customers: ['createdTime', 'title', 'email'],
   users: ['createdTime', 'email', 'firstName', 'lastName'],
+  apiKeys: ['createdTime', 'expirationTime', 'description', 'enabled'],
 } as const;
 
 export type ListName = keyof typeof SORT_PROPERTIES;

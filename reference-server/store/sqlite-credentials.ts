@@ -1,11 +1,12 @@
 // User credentials beyond the password hash: whether a user's credentials are enabled
-// (UserController.setUserCredentialsEnabled), and the moments before which a user's or a session's
+// (UserController.setUserCredentialsEnabled), the activation token of a user not yet activated, and the moments before which a user's or a session's
 // tokens are outdated (ThingsBoard's TokenOutdatingService: changing a password or disabling the
 // credentials outdates the user's tokens, logging out outdates the session's).
 import type { Database } from 'better-sqlite3';
-import type { Store } from './types.js';
+import type { Activation, Store } from './types.js';
 
-type CredentialQueries = Pick<Store, 'setUserCredentialsEnabled' | 'userCredentialsEnabled' | 'outdateTokens' | 'tokensOutdatedAt'>;
+type CredentialQueries = Pick<Store, 'setUserCredentialsEnabled' | 'userCredentialsEnabled' | 'outdateTokens' | 'tokensOutdatedAt'
+  | 'setActivation' | 'activation' | 'userIdByActivateToken'>;
 
 /** Outdating marks older than this are dropped: every token issued before them has expired (dhi's longest token, 7 days, with room). */
 const KEEP_MS = 30 * 86_400_000;
@@ -18,6 +19,10 @@ export function createCredentialQueries(db: Database): CredentialQueries {
       ON CONFLICT (id) DO UPDATE SET outdated_at = max(outdated_at, excluded.outdated_at)`),
     prune: db.prepare('DELETE FROM token_outdating WHERE outdated_at < ?'),
     outdatedAt: db.prepare('SELECT outdated_at FROM token_outdating WHERE id = ?').pluck(),
+    setActivation: db.prepare('UPDATE users SET activate_token = ?, activate_token_exp = ? WHERE id = ?'),
+    activation: db.prepare(`SELECT activate_token AS token, activate_token_exp AS expiresAt FROM users
+      WHERE id = ? AND activate_token IS NOT NULL`),
+    byActivateToken: db.prepare('SELECT id FROM users WHERE activate_token = ?').pluck(),
   };
   return {
     setUserCredentialsEnabled: (id, enabled) => void q.setEnabled.run(enabled ? 1 : 0, id),
@@ -27,5 +32,8 @@ export function createCredentialQueries(db: Database): CredentialQueries {
       q.outdate.run(id, at);
     },
     tokensOutdatedAt: (id) => q.outdatedAt.get(id) as number | undefined,
+    setActivation: (id, activation) => void q.setActivation.run(activation?.token ?? null, activation?.expiresAt ?? null, id),
+    activation: (id) => q.activation.get(id) as Activation | undefined,
+    userIdByActivateToken: (token) => q.byActivateToken.get(token) as string | undefined,
   };
 }

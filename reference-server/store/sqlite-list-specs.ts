@@ -2,7 +2,7 @@
 // accepts (ThingsBoard's names, mapped to columns) and its filters.
 import type Database from 'better-sqlite3';
 import { createList, registerSearch, type ListSpec } from './sqlite-lists.js';
-import { customerFrom, deviceFrom, OTA_INFO_COLUMNS, otaFrom, profileFrom, rpcFrom, userFrom } from './sqlite-rows.js';
+import { apiKeyFrom, customerFrom, deviceFrom, OTA_INFO_COLUMNS, otaFrom, profileFrom, rpcFrom, userFrom } from './sqlite-rows.js';
 import type { ListName, SortsOf } from './sort-properties.js';
 import type { DeviceFilter, OtaFilter, RpcStatus, UserFilter } from './types.js';
 
@@ -76,6 +76,14 @@ const LIST_SPECS: { [L in ListName]: Spec<L> } = {
     defaultOrder: 'created_time, email',
     filters: { customerId: 'customer_id = @customerId', authority: 'authority = @authority' },
   },
+  apiKeys: {
+    from: 'api_keys',
+    select: '*',
+    where: 'user_id = @userId',
+    searchIn: ['description'],
+    sorts: { createdTime: 'created_time', expirationTime: 'expiration_time', description: 'description', enabled: 'enabled' },
+    defaultOrder: 'created_time, id',
+  },
 };
 
 export function createLists(db: Database.Database) {
@@ -87,5 +95,6 @@ export function createLists(db: Database.Database) {
     rpcs: createList<ReturnType<typeof rpcFrom>, { deviceId: string; status?: RpcStatus }>(db, LIST_SPECS.rpcs, rpcFrom),
     customers: createList<ReturnType<typeof customerFrom>, object>(db, LIST_SPECS.customers, customerFrom),
     users: createList<ReturnType<typeof userFrom>, UserFilter>(db, LIST_SPECS.users, userFrom),
+    apiKeys: createList<ReturnType<typeof apiKeyFrom>, { userId: string }>(db, LIST_SPECS.apiKeys, apiKeyFrom),
   };
 }

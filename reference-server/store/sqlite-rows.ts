@@ -1,6 +1,6 @@
 // Rows of the embedded store <-> records: one mapper per table, shared by the store and its lists.
 import type Database from 'better-sqlite3';
-import type { CustomerRecord, DeviceRecord, JsonObject, OtaRecord, ProfileRecord, RpcRecord, RpcStatus, UserRecord } from './types.js';
+import type { ApiKeyRecord, CustomerRecord, DeviceRecord, JsonObject, OtaRecord, ProfileRecord, RpcRecord, RpcStatus, UserRecord } from './types.js';
 
 export type Row = Record<string, unknown>;
 
@@ -105,4 +105,12 @@ export const userCells = (u: UserRecord) => ({
   id: u.id, email: u.email, authority: u.authority, customer_id: u.customerId, first_name: u.firstName,
   last_name: u.lastName, phone: u.phone, additional_info: jsonCell(u.additionalInfo), version: u.version,
   password_hash: u.passwordHash, created_time: u.createdTime,
+});
+export const apiKeyFrom = (r: Row): ApiKeyRecord => ({
+  id: r.id as string, userId: r.user_id as string, valueHash: r.value_hash as string, description: r.description as string,
+  enabled: r.enabled === 1, expirationTime: r.expiration_time as number, createdTime: r.created_time as number,
+});
+export const apiKeyCells = (k: ApiKeyRecord) => ({
+  id: k.id, user_id: k.userId, value_hash: k.valueHash, description: k.description, enabled: k.enabled ? 1 : 0,
+  expiration_time: k.expirationTime, created_time: k.createdTime,
 });

@@ -130,6 +130,18 @@ const MIGRATIONS: string[] = [
   ALTER TABLE ota_packages ADD COLUMN additional_info TEXT;
   ALTER TABLE ota_packages ADD COLUMN external_id TEXT;
   `,
+  // API keys (ThingsBoard's ApiKeyController): the value is kept only as its SHA-256. User
+  // activation: a new user's token, as ThingsBoard's user_credentials.activate_token.
+  `
+  ALTER TABLE users ADD COLUMN activate_token TEXT;
+  ALTER TABLE users ADD COLUMN activate_token_exp INTEGER;
+  CREATE UNIQUE INDEX users_activate_token ON users (activate_token);
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    value_hash TEXT NOT NULL UNIQUE, description TEXT NOT NULL, enabled INTEGER NOT NULL,
+    expiration_time INTEGER NOT NULL, created_time INTEGER NOT NULL);
+  CREATE INDEX api_keys_user ON api_keys (user_id, created_time);
+  `,
   // The telemetry ingest log (store/sqlite-telemetry.ts): batches append to it, folds move its rows
   // into telemetry and telemetry_latest. A deleted device's rows go from it too.
   `

@@ -11,7 +11,7 @@ import { createGroupCommit } from './group-commit.js';
 import { createTelemetryCommitter } from './telemetry-committer.js';
 import { fromRow, toCell, type KvRow } from './sqlite-values.js';
 import {
-  customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
+  apiKeyCells, apiKeyFrom, customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
   updateOf, userCells, userFrom, type Row,
 } from './sqlite-rows.js';
 import { createLists } from './sqlite-list-specs.js';
@@ -111,6 +111,11 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     userById: db.prepare('SELECT * FROM users WHERE id = ?'),
     userByEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
     deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
+    insertApiKey: insertOf(db, 'api_keys', apiKeyCells),
+    updateApiKey: updateOf(db, 'api_keys', apiKeyCells),
+    deleteApiKey: db.prepare('DELETE FROM api_keys WHERE id = ?'),
+    apiKeyById: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+    apiKeyByHash: db.prepare('SELECT * FROM api_keys WHERE value_hash = ?'),
     setRule: db.prepare('INSERT OR REPLACE INTO rules (method, type, reply) VALUES (?, ?, ?)'),
     deleteRule: db.prepare('DELETE FROM rules WHERE method = ?'),
     rule: db.prepare('SELECT * FROM rules WHERE method = ?'),
@@ -261,6 +266,13 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     userByEmail: one(q.userByEmail, userFrom),
     deleteUser: (id) => void q.deleteUser.run(id),
     listUsers: lists.users,
+
+    insertApiKey: (k) => void q.insertApiKey.run(apiKeyCells(k)),
+    updateApiKey: (k) => void q.updateApiKey.run(apiKeyCells(k)),
+    deleteApiKey: (id) => void q.deleteApiKey.run(id),
+    apiKeyById: one(q.apiKeyById, apiKeyFrom),
+    apiKeyByHash: one(q.apiKeyByHash, apiKeyFrom),
+    listApiKeys: (userId, query) => lists.apiKeys(query, { userId }),
 
     setRule: (r) => void q.setRule.run(r.method, r.type, r.reply === undefined ? null : JSON.stringify(r.reply)),
     deleteRule: (method) => q.deleteRule.run(method).changes > 0,

@@ -169,6 +169,25 @@ export interface UserRecord {
   createdTime: number;
 }
 
+/** ThingsBoard's ApiKey (ApiKeyController): a user's key; its value is kept only as a SHA-256 hash. */
+export interface ApiKeyRecord {
+  id: string;
+  userId: string;
+  /** Hex SHA-256 of the value (answered once, when the key is created). */
+  valueHash: string;
+  description: string;
+  enabled: boolean;
+  /** ms; 0: never expires. */
+  expirationTime: number;
+  createdTime: number;
+}
+
+/** A user's activation token (ThingsBoard's UserCredentials.activateToken) and when it expires (ms). */
+export interface Activation {
+  token: string;
+  expiresAt: number;
+}
+
 export interface RuleRecord {
   method: string;
   type: 'static' | 'echo';
@@ -368,11 +387,23 @@ export interface Store {
   /** Write-side: tokens of this user or session issued before `at` (ms) are refused from now on. */
   outdateTokens(id: string, at: number): void;
   tokensOutdatedAt(id: string): number | undefined;
+  /** Write-side: a user's activation token (undefined: none, the user was activated or never asked). */
+  setActivation(userId: string, activation: Activation | undefined): void;
+  activation(userId: string): Activation | undefined;
+  userIdByActivateToken(token: string): string | undefined;
   updateUser(user: UserRecord): void;
   userById(id: string): UserRecord | undefined;
   userByEmail(email: string): UserRecord | undefined;
   deleteUser(id: string): void;
   listUsers(query: ListQuery, filter?: UserFilter): Page<UserRecord>;
+
+  // API keys (write-side: insertApiKey, updateApiKey, deleteApiKey)
+  insertApiKey(key: ApiKeyRecord): void;
+  updateApiKey(key: ApiKeyRecord): void;
+  deleteApiKey(id: string): void;
+  apiKeyById(id: string): ApiKeyRecord | undefined;
+  apiKeyByHash(valueHash: string): ApiKeyRecord | undefined;
+  listApiKeys(userId: string, query: ListQuery): Page<ApiKeyRecord>;
 
   // device-side RPC rules (dhi extension)
   setRule(rule: RuleRecord): void;

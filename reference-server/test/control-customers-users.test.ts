@@ -2,7 +2,7 @@
 // calls, read back through the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, stopTestServer, type TestServer } from './helpers.js';
-import { client, startAdminServer, UNKNOWN_ID, type Api } from './control-helpers.js';
+import { activatedUser, client, startAdminServer, UNKNOWN_ID, type Api } from './control-helpers.js';
 
 let server: TestServer;
 let api: Api;
@@ -106,12 +106,7 @@ describe('users by ids, as e-mail infos, and with their credentials disabled', (
   });
 
   it('disables a user\'s credentials: no login or refresh, earlier tokens refused; enabling them lets the user in again', async () => {
-    const created = (await api('POST', '/api/user', { email: 'disabled@x.example', authority: 'TENANT_ADMIN' })).json() as { id: { id: string } };
-    const userId = created.id.id;
-    const { hashPassword } = await import('../control-api/passwords.js');
-    const user = server.ctx.store.userById(userId)!;
-    const passwordHash = await hashPassword('pass-word');
-    await server.ctx.store.write(() => server.ctx.store.updateUser({ ...user, passwordHash }));
+    const { id: userId } = await activatedUser(server, api, { email: 'disabled@x.example', authority: 'TENANT_ADMIN' }, 'pass-word');
     const login = () => call(server.httpUrl, 'POST', '/api/auth/login', { username: 'disabled@x.example', password: 'pass-word' });
     const pair = (await login()).json() as { refreshToken: string };
     expect((await api('POST', `/api/user/${userId}/userCredentialsEnabled?userCredentialsEnabled=false`)).status).toBe(200);

@@ -154,7 +154,7 @@ describe('devices by ids, the package count, and what dhi does not model', () =>
       ['POST', `/api/tenant/${UNKNOWN_ID}/device/${device.id}`, 'other tenants'],
       ['POST', '/api/devices', 'entity relations'],
       ['POST', '/api/device/bulk_import', 'bulk import'],
-      ['GET', `/api/user/${UNKNOWN_ID}/activationLink`, 'user activation'],
+      ['POST', '/api/user/sendActivationMail?email=a@b.c', 'mail'],
     ];
     for (const [method, path, what] of calls) {
       const res = await api(method as 'GET', path);

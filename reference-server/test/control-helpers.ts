@@ -66,3 +66,15 @@ export async function upload(server: TestServer, jwt: string, path: string, byte
   form.append('file', new Blob([bytes], { type: contentType }), fileName);
   return checked('POST', path, await request(server.httpUrl + path, { method: 'POST', body: form, headers: { 'x-authorization': `Bearer ${jwt}` } }));
 }
+
+/** A user created through the API and activated by its link with this password, as ThingsBoard's API-client tests do. */
+export async function activatedUser(server: TestServer, api: Api, fields: object, password: string): Promise<{ id: string; token: string; refreshToken: string }> {
+  const created = await api('POST', '/api/user?sendActivationMail=false', fields);
+  expect(created.status, created.text).toBe(200);
+  const id = (created.json() as { id: { id: string } }).id.id;
+  const link = (await api('GET', `/api/user/${id}/activationLink`)).text;
+  const activateToken = new URL(link).searchParams.get('activateToken');
+  const activated = await call(server.httpUrl, 'POST', '/api/noauth/activate?sendActivationMail=false', { activateToken, password });
+  expect(activated.status, activated.text).toBe(200);
+  return { id, ...(activated.json() as { token: string; refreshToken: string }) };
+}
