@@ -157,4 +157,43 @@ describe('time series keyed by integers', () => {
       expect(await store.readTelemetry((t) => t.telemetryKeys(next.id))).toEqual([]);
     });
   });
+
+  it('folds the batches a read finds in the log as writing their messages one by one would', async () => {
+    await withDevice(async (store, device) => {
+      const send = (key: string, ts: number, value: number) => writeTelemetry(store, device.id, [{ key, ts, type: 'LONG', value }]);
+      await send('a', 100, 1);
+      expect(await store.readTelemetry((t) => t.telemetryCount(device.id))).toBe(1);
+      // Four batches in the log before the next read: equal ts replaced by the later message across
+      // batches, an older ts kept in the series but not as the latest, a newer one taking the latest.
+      await send('a', 50, 2);
+      await send('a', 100, 3);
+      await send('b', 7, 4);
+      await Promise.all([send('b', 9, 5), send('b', 9, 6), send('b', 8, 7)]);
+      const [latest, a, b] = await store.readTelemetry((t) => [
+        t.latestTelemetry(device.id).map(({ key, ts, value }) => ({ key, ts, value })),
+        t.telemetryRange(device.id, { keys: ['a'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ ts, value }) => [ts, value]),
+        t.telemetryRange(device.id, { keys: ['b'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ ts, value }) => [ts, value]),
+      ]);
+      expect(latest).toEqual([{ key: 'a', ts: 100, value: 3 }, { key: 'b', ts: 9, value: 6 }]);
+      expect(a).toEqual([[50, 2], [100, 3]]);
+      expect(b).toEqual([[7, 4], [8, 7], [9, 6]]);
+    });
+  });
+
+  it('keeps a latest value newer than any the log holds, and one deleted meanwhile stays deleted until a newer message', async () => {
+    await withDevice(async (store, device) => {
+      const send = (ts: number, value: number) => writeTelemetry(store, device.id, [{ key: 'k', ts, type: 'LONG', value }]);
+      const latest = () => store.readTelemetry((t) => t.latestTelemetry(device.id).map(({ ts, value }) => [ts, value]));
+      await send(500, 1);
+      await send(400, 2);
+      expect(await latest()).toEqual([[500, 1]]);
+      // The delete folds first: the message before it is deleted with the rest of the range.
+      await send(600, 3);
+      await store.write(() => store.deleteTelemetry(device.id, ['k'], { startTs: 450, endTs: 1000, deleteLatest: true, rewriteLatest: false }));
+      expect(await latest()).toEqual([]);
+      await send(300, 4);
+      expect(await latest()).toEqual([[300, 4]]);
+      expect(await store.readTelemetry((t) => t.telemetryRange(device.id, { keys: ['k'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map((e) => e.ts))).toEqual([300, 400]);
+    });
+  });
 });
