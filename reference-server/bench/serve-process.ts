@@ -56,7 +56,7 @@ export async function storedTimestamps(db: string, token: string, timestamps: nu
     const device = store.deviceByToken(token);
     if (!device) return 0;
     const range = { keys: ['seq'], startTs: Math.min(...timestamps), endTs: Math.max(...timestamps) + 1, limit: timestamps.length, order: 'ASC' as const };
-    const stored = new Set((await store.readTelemetry((t) => t.telemetryRange(device.id, range))).map((e) => e.ts));
+    const stored = new Set((await store.readTelemetry(device.id, (series) => series.range(range))).map((e) => e.ts));
     return timestamps.filter((ts) => stored.has(ts)).length;
   } finally {
     await store.close();

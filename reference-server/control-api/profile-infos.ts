@@ -62,8 +62,7 @@ export function profileInfoHandlers({ store }: ServerContext): Handlers {
     },
 
     async getDeviceProfileTimeseriesKeys(request, reply) {
-      const profileId = profileFilter(store, request.query);
-      return reply.code(200).send(await store.readTelemetry((t) => t.profileTelemetryKeys(profileId)));
+      return reply.code(200).send(await store.profileTelemetryKeys(profileFilter(store, request.query)));
     },
 
     getDeviceProfileAttributesKeys(request, reply) {

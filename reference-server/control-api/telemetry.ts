@@ -11,7 +11,7 @@ import type { ServerContext } from '../context.js';
 import type { FastifyReply } from 'fastify';
 import { sendJsonText, type Handlers } from '../handler.js';
 import { timeseriesJson, type TsPoint } from '../kv-json.js';
-import type { KvEntry, TelemetryReads } from '../store/types.js';
+import type { DeviceSeries, KvEntry } from '../store/types.js';
 import type { Query } from '../../spec/types.js';
 import { requestKeys } from './request-keys.js';
 
@@ -20,9 +20,9 @@ type HistoryQuery = Query<'getTimeseriesHistory'>;
 type Defaulted = Required<Pick<HistoryQuery, 'interval' | 'limit' | 'agg' | 'orderBy' | 'useStrictDataTypes'>>;
 
 export function telemetryHandlers({ store }: ServerContext): Handlers {
-  const latest = (reads: TelemetryReads, deviceId: string, keys: string[]): TsPoint[] => {
-    if (keys.length === 0) return reads.latestTelemetry(deviceId);
-    const found = new Map<string, KvEntry>(reads.latestTelemetry(deviceId, keys).map((e) => [e.key, e]));
+  const latest = (series: DeviceSeries, keys: string[]): TsPoint[] => {
+    if (keys.length === 0) return series.latest();
+    const found = new Map<string, KvEntry>(series.latest(keys).map((e) => [e.key, e]));
     const now = Date.now();
     return keys.map((key) => found.get(key) ?? { key, ts: now, type: null, value: null });
   };
@@ -32,7 +32,7 @@ export function telemetryHandlers({ store }: ServerContext): Handlers {
     const ref = entityRef(params);
     const agg = aggregationOf(query.agg);
     const { id } = telemetryDevice(store, ref, 'READ_TELEMETRY');
-    const points = await store.readTelemetry((t) => readRange(t, id, { ...query, keys, agg }));
+    const points = await store.readTelemetry(id, (series) => readRange(series, { ...query, keys, agg }));
     return sendJsonText(reply, 200, timeseriesJson(points, query.useStrictDataTypes));
   };
 
@@ -45,7 +45,7 @@ export function telemetryHandlers({ store }: ServerContext): Handlers {
       const { id } = telemetryDevice(store, entityRef(request.params), 'READ_TELEMETRY');
       const blank = keys.find((k) => k.trim() === '');
       if (blank !== undefined) throw badRequest(`Incorrect key ${blank}`);
-      const points = await store.readTelemetry((t) => latest(t, id, keys));
+      const points = await store.readTelemetry(id, (series) => latest(series, keys));
       return sendJsonText(reply, 200, timeseriesJson(points, query.useStrictDataTypes));
     },
     getTimeseriesHistory(request, reply) {

@@ -35,7 +35,7 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
   return {
     async getTimeseriesKeys(request, reply) {
       const id = deviceId(request.params, 'READ_TELEMETRY');
-      return reply.code(200).send(await store.readTelemetry((t) => t.telemetryKeys(id)));
+      return reply.code(200).send(await store.readTelemetry(id, (series) => series.keys()));
     },
 
     getAttributeKeys(request, reply) {

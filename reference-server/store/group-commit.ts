@@ -15,9 +15,9 @@
 // meanwhile form the next batch.
 //
 // Buffered rows go to a log that is folded into their tables later (sqlite-telemetry.ts): a fold is
-// in flight like a batch, on the other thread when it can take it, and runs when enough rows wait or
-// when a read needs it. read() runs its function once every buffered write answered before it is
-// folded in; at once when the log is empty.
+// in flight like a batch, on the other thread when it can take it, and runs when the buffer says one
+// is due or when a read needs it. read() runs its function once the buffered writes answered before
+// it that its scope covers are folded in; at once when none waits.
 //
 // Durability: a file database runs with synchronous=FULL (sqlite-connection.ts), so COMMIT returns
 // only once the WAL is synced, and a COMMIT whose write or sync fails (a full disk, an I/O error)
@@ -50,7 +50,7 @@ const settle = (error: Error | null, deferred: Deferred, value: unknown) => (err
  * A write fails alone only in add(); a flush that fails fails the whole transaction, so add() must
  * refuse every row that SQLite would.
  */
-export interface BufferedWrites<A> {
+export interface BufferedWrites<A, S = never> {
   /** Gathers a write's rows; throws (having changed nothing) to fail this write alone. */
   add(arg: A): void;
   /** Runs the rows gathered since the last flush (nothing when there are none). */
@@ -59,38 +59,38 @@ export interface BufferedWrites<A> {
   take(): unknown[];
   /** The whole transaction rolled back (what the buffer learnt inside it may be gone). */
   rolledBack(): void;
-  /** Whether committed rows wait in the log (to be folded before a read). */
-  logged(): boolean;
-  /** Enough rows wait in the log that a fold should run before the next batch. */
-  foldDue(): boolean;
-  /** Folds the log into the tables, inside the caller's transaction. */
-  fold(): void;
-  /** A fold was committed, or failed: the count towards the next one starts afresh. */
-  folded(): void;
+  /** The scope of a fold to run before the next batch, when one is due. */
+  dueFold(): S | undefined;
+  /** Whether rows that `scope` covers may wait in the log (a read of it folds first). */
+  needsFold(scope: S): boolean;
+  /** Folds the rows of `scope` into their tables, inside the caller's transaction. */
+  fold(scope: S): void;
+  /** The fold of `scope` was committed (ok) or failed. */
+  folded(scope: S, ok: boolean): void;
 }
 
-export interface GroupCommit<B> {
+export interface GroupCommit<B, S = never> {
   write<T, A = undefined>(fn: (arg: A) => T, arg?: A): Promise<T>;
   /**
    * A write of the store's buffered kind (createGroupCommit's `buffer`). A callback rather than a
    * promise: telemetry is the hot path, and this costs no promise, closure or async step per write.
    */
   writeBuffered<C>(arg: B, done: Written<C>, ctx: C): void;
-  /** Runs `read` once the buffered writes answered before are folded in (at once when none waits). */
-  read<T>(read: () => T): Promise<T>;
+  /** Runs `read` once the buffered writes answered before that `scope` covers are folded in (at once when none waits). */
+  read<T>(scope: S, read: () => T): Promise<T>;
   /** Commit whatever is queued or in flight, and fold the log (used at close). */
   close(): Promise<void>;
 }
 
-const NO_BUFFER: BufferedWrites<never> = {
+const NO_BUFFER: BufferedWrites<never, never> = {
   add() {
     throw new Error('this group commit has no buffered writes');
   },
   flush() {},
   take: () => [],
   rolledBack() {},
-  logged: () => false,
-  foldDue: () => false,
+  dueFold: () => undefined,
+  needsFold: () => false,
   fold() {},
   folded() {},
 };
@@ -99,20 +99,21 @@ const NO_BUFFER: BufferedWrites<never> = {
  * Commits buffered rows on another connection in another thread (telemetry-committer.ts): a batch of
  * nothing but buffered writes goes there, so that its SQL, COMMIT and sync leave the event loop.
  */
-export interface Offload {
+export interface Offload<S = never> {
   /** False once it cannot take batches (its thread has gone): they run here again. */
   readonly ready: boolean;
   /** done(null) once the rows are committed and on disk, done(error) when nothing of them was kept. */
   commit(rows: unknown[], done: (error: Error | null) => void): void;
-  /** done(null) once the log is folded in, done(error) when nothing of the fold was kept. */
-  fold(done: (error: Error | null) => void): void;
+  /** done(null) once the rows of `scope` are folded in, done(error) when nothing of the fold was kept. */
+  fold(scope: S, done: (error: Error | null) => void): void;
 }
 
 /**
  * `onBatch`: told the number of writes of each batch as it is taken (dhi serve --metrics counts the
  * batch sizes through it).
  */
-export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload, onBatch?: (writes: number) => void): GroupCommit<B> {
+export function createGroupCommit<B = never, S = never>(db: Database, buffer: BufferedWrites<B, S> = NO_BUFFER, offload?: Offload<S>,
+  onBatch?: (writes: number) => void): GroupCommit<B, S> {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -121,9 +122,9 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
   const rollbackTo = db.prepare('ROLLBACK TO write');
   let queue: PendingWrite[] = [];
   /** Reads waiting for a fold. */
-  let reads: { read: () => unknown; deferred: Deferred }[] = [];
-  /** A fold is in flight (here or offloaded). */
-  let folding = false;
+  let reads: { scope: S; read: () => unknown; deferred: Deferred }[] = [];
+  /** The scope of the fold in flight (here or offloaded). */
+  let folding: S | undefined;
   /** How many of the queued writes are not buffered ones (a batch with none may be offloaded). */
   let unbuffered = 0;
   let scheduled = false;
@@ -207,11 +208,11 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
     return batch;
   }
 
-  /** Folds the log on this connection, in a transaction of its own: the error when it failed, else null. */
-  function foldHere(): Error | null {
+  /** Folds `scope` on this connection, in a transaction of its own: the error when it failed, else null. */
+  function foldHere(scope: S): Error | null {
     try {
       begin.run();
-      buffer.fold();
+      buffer.fold(scope);
       commit.run();
       return null;
     } catch (error) {
@@ -221,19 +222,27 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
     }
   }
 
-  function startFold(): void {
-    folding = true;
-    if (offload?.ready) return offload.fold(foldDone);
-    foldDone(foldHere());
+  function startFold(scope: S): void {
+    folding = scope;
+    if (offload?.ready) return offload.fold(scope, foldDone);
+    foldDone(foldHere(scope));
   }
 
-  /** The reads waiting run once the log is folded in (or fail with the fold); then the queue goes on. */
+  /**
+   * The reads that no longer wait for anything run (those of the fold's scope fail with its error);
+   * the others wait for the next fold; then the queue goes on.
+   */
   function foldDone(error: Error | null): void {
-    folding = false;
-    buffer.folded();
+    const scope = folding!;
+    folding = undefined;
+    buffer.folded(scope, error === null);
     const waiting = reads;
     reads = [];
-    for (const { read, deferred } of waiting) runRead(read, deferred, error);
+    for (const r of waiting) {
+      if (error && r.scope === scope) runRead(r.read, r.deferred, error);
+      else if (buffer.needsFold(r.scope)) reads.push(r);
+      else runRead(r.read, r.deferred, null);
+    }
     if (closed) return finishClose();
     if (queue.length > 0 || reads.length > 0) schedule();
   }
@@ -255,8 +264,10 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
 
   function flush(): void {
     scheduled = false;
-    if (offloaded || folding) return;
-    if (reads.length > 0 || buffer.foldDue()) return startFold();
+    if (offloaded || folding !== undefined) return;
+    if (reads.length > 0) return startFold(reads[0].scope);
+    const due = buffer.dueFold();
+    if (due !== undefined) return startFold(due);
     if (queue.length === 0) return;
     if (unbuffered === 0 && offload?.ready) return offloadQueued();
     const committed = commitQueued();
@@ -277,17 +288,19 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
     answer(batch);
     if (closed) return finishClose();
     // The next batch (or fold) runs after the answers above are sent (they are microtasks of this callback).
-    if (queue.length > 0 || reads.length > 0 || buffer.foldDue()) schedule();
+    if (queue.length > 0 || reads.length > 0 || buffer.dueFold() !== undefined) schedule();
   }
 
-  /** What is queued is committed and the log folded in, so that the file holds it all in its tables. */
+  /**
+   * What is queued is committed, and the reads waiting are answered; then `closed` (the store folds
+   * its log as it closes).
+   */
   function finishClose(): void {
     if (queue.length > 0) {
       const committed = commitQueued();
       if (committed) answer(committed);
     }
-    const error = buffer.logged() ? foldHere() : null;
-    for (const { read, deferred } of reads) runRead(read, deferred, error);
+    for (const { scope, read, deferred } of reads) runRead(read, deferred, foldHere(scope));
     reads = [];
     closed!();
   }
@@ -295,25 +308,25 @@ export function createGroupCommit<B = never>(db: Database, buffer: BufferedWrite
   function enqueue(fn: PendingWrite['fn'], arg: unknown, done: Done, ctx: unknown): void {
     queue.push({ fn, arg, done, ctx, ok: false, value: undefined });
     if (fn !== undefined) unbuffered++;
-    if (!offloaded && !folding) schedule();
+    if (!offloaded && folding === undefined) schedule();
   }
 
   return {
     write: <T, A>(fn: (arg: A) => T, arg?: A) =>
       new Promise<T>((resolve, reject) => enqueue(fn as (arg: unknown) => unknown, arg, settle as Done, { resolve, reject })),
     writeBuffered: (arg, done, ctx) => enqueue(undefined, arg, done as Done, ctx),
-    read<T>(read: () => T): Promise<T> {
-      // With a fold in flight the log is still full as this connection sees it: wait for it.
-      if (!folding && !buffer.logged()) return new Promise<T>((resolve) => resolve(read()));
+    read<T>(scope: S, read: () => T): Promise<T> {
+      // No row of the scope waits (one that a fold in flight takes still waits until it is folded).
+      if (!buffer.needsFold(scope)) return new Promise<T>((resolve) => resolve(read()));
       return new Promise<T>((resolve, reject) => {
-        reads.push({ read, deferred: { resolve: resolve as (value: unknown) => void, reject } });
-        if (!offloaded && !folding) schedule();
+        reads.push({ scope, read, deferred: { resolve: resolve as (value: unknown) => void, reject } });
+        if (!offloaded && folding === undefined) schedule();
       });
     },
     close(): Promise<void> {
       return new Promise<void>((resolve) => {
         closed = resolve;
-        if (!offloaded && !folding) finishClose();
+        if (!offloaded && folding === undefined) finishClose();
       });
     },
   };

@@ -3,13 +3,17 @@
 // telemetry tables as stored cells, never decoded here.
 import type Database from 'better-sqlite3';
 import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
-import type { Scope, Store, TelemetryDelete, TelemetryReads } from './types.js';
+import type { Scope, Store, TelemetryDelete } from './types.js';
 
 type KeyQueries = Pick<Store, 'attributeKeys' | 'deleteTelemetry' | 'profileAttributeKeys' | 'profileNames'>;
-type TelemetryKeyReads = Pick<TelemetryReads, 'telemetryKeys' | 'profileTelemetryKeys'>;
+/** Reads of the time series, for the store to run once the telemetry log is folded (sqlite-telemetry.ts). */
+interface TelemetryKeyReads {
+  telemetryKeys(deviceId: string): string[];
+  profileTelemetryKeys(profileId: string | null): string[];
+}
 
-/** `fold`: moves the telemetry log into the tables (sqlite-telemetry.ts), before a delete. */
-export function createKeyQueries(db: Database.Database, fold: () => void): { store: KeyQueries; reads: TelemetryKeyReads } {
+/** `fold`: moves the device's rows from the telemetry log into the tables (sqlite-telemetry.ts), before a delete. */
+export function createKeyQueries(db: Database.Database, fold: (deviceId: string) => void): { store: KeyQueries; reads: TelemetryKeyReads } {
   const q = {
     telemetryKeys: db.prepare(`SELECT k.key FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
       WHERE l.device = ${DEVICE_NUM('?')} ORDER BY k.key`),
@@ -37,7 +41,7 @@ export function createKeyQueries(db: Database.Database, fold: () => void): { sto
   const store: KeyQueries = {
     attributeKeys: (deviceId, scope?: Scope) => keys(scope ? q.scopeKeys.all(deviceId, scope) : q.attributeKeys.all(deviceId)),
     deleteTelemetry(deviceId, keyList, { startTs, endTs, deleteLatest, rewriteLatest }: TelemetryDelete) {
-      fold();
+      fold(deviceId);
       for (const key of keyList) {
         const range = { deviceId, key, startTs, endTs };
         q.deleteRange.run(range);

@@ -1,39 +1,33 @@
 // Telemetry is a buffered write (store/group-commit.ts): a message's rows are gathered, and the rows
 // of the messages between two other writes of a transaction go in together, with statements of up
-// to MAX_ROWS rows. Rows are keyed by integers (the device's number, the key's id in telemetry_keys):
+// to 64 rows. Rows are keyed by integers (the device's number, the key's id in telemetry_keys):
 // integer keys make the rows ~30 bytes instead of ~75 (sqlite-schema.ts).
 //
-// The rows go first to an ingest log (telemetry_log, a rowid table: every batch appends at its end),
-// which is what a message's COMMIT and fsync make durable; they are folded into the time-series
-// tables (telemetry, telemetry_latest) later, many batches at a time. A table keyed by (device, key,
-// ts) takes each device's rows at a place of their own: a batch of 50 messages from 50 devices
-// dirtied ~150 pages, each written whole to the WAL at every COMMIT (two writes each) and again at
-// the checkpoint, so a message from a fleet cost 3-10 times one from a single device (strace: 15
-// pwrite64 per message with 100 devices, 0.25 with one). Appended, a batch dirties two or three pages;
-// a fold of FOLD_ROWS rows dirties each device's page once for all its rows (store CPU per three-key
-// message: 25 µs -> 5 with 100 devices, 21 -> 6 with 1,000, 2.2 -> 3.5 with one).
+// The rows go first to an ingest log (sqlite-telemetry-log.ts), which is what a message's COMMIT
+// makes durable; they are folded into the time-series tables (telemetry, telemetry_latest) later, many
+// batches at a time. A table keyed by (device, key, ts) takes each device's rows at a place of their
+// own: a batch of 50 messages from 50 devices dirtied ~150 pages, each written whole to the WAL at
+// every COMMIT (two writes each) and again at the checkpoint, so that a message from a fleet cost 2-3
+// times one from a single device (strace: 15 pwrite64 per message with 100 devices, 0.25 with one).
+// Appended, a batch dirties a page or two per log part; a fold dirties a device's page once for all
+// the rows it takes of it.
 //
-// A fold gives what writing the messages one by one in log order gives: of equal (device, key, ts)
-// the later row stays; a key's latest value is its greatest ts, the later message on a tie, unless
-// the stored latest value is newer. Whatever reads or changes the time series folds first
-// (group-commit.ts read, and the store's deletes), so nothing acknowledged is ever missing from a read.
-import type { Database, Statement } from 'better-sqlite3';
+// Folds run when FOLD_ROWS rows have been gathered since the last (the part with the most rows), and
+// when a read needs them (the device it reads; every part for reads across devices): whatever reads
+// the time series folds first (group-commit.ts read, the store's deletes), so a read sees every
+// acknowledged message. This side of the store keeps the books: which devices may have rows waiting,
+// and how many rows each part holds.
+import type { Database } from 'better-sqlite3';
 import { toCell } from './sqlite-values.js';
 import { DeletedMeanwhile, type KvEntry } from './types.js';
 import type { BufferedWrites } from './group-commit.js';
+import { createRowWriter, type FoldScope } from './sqlite-telemetry-log.js';
+import { LOG_PARTS } from './sqlite-schema.js';
 
-/** Rows per statement; longer runs take several (SQLite allows 32,766 parameters). */
-const MAX_ROWS = 64;
-const ROW = '(?, ?, ?, ?, ?)';
-/** A gathered row: the device's number, the key (its text, then its id), ts, type, the value's cell. */
-const COLUMNS = 5;
-const KEY = 1;
-/** Key ids kept in memory; past this the cache starts over (keys are the devices' own names). */
-const KEY_CACHE_SIZE = 100_000;
 /**
- * Rows appended between two folds, unless a read folds sooner. A fold's pages are shared by more rows
- * the more rows it takes (1,000 devices: 9.1 µs a message with folds of 20,000 rows, 7.0 with
- * 60,000), and it holds the next batch back while it runs (~40 ms for 20,000 rows from 1,000 devices).
+ * Rows gathered between two automatic folds (each takes one part: ~1/LOG_PARTS of the rows of the
+ * last LOG_PARTS folds). A fold holds the next batch back while it runs; its pages are shared by more
+ * rows the more rows of each device it takes.
  */
 export const FOLD_ROWS = 20_000;
 
@@ -41,85 +35,37 @@ export const FOLD_ROWS = 20_000;
 export const DEVICE_NUM = (param: string) => `(SELECT num FROM devices WHERE id = ${param})`;
 export const KEY_ID = (param: string) => `(SELECT id FROM telemetry_keys WHERE key = ${param})`;
 
-/** Writes gathered rows and folds them, inside the caller's transaction, on one connection. */
-export interface RowWriter {
-  /** Appends rows of COLUMNS values with the key's text to the log; the array is changed (key ids replace the texts). */
-  write(rows: unknown[]): void;
-  /** Moves every row of the log into the time-series tables. */
-  fold(): void;
-  /** The transaction rolled back: key ids learnt inside it may be gone (and taken by other keys). */
-  rolledBack(): void;
-}
-
-export function createRowWriter(db: Database): RowWriter {
-  // Statements by row count, prepared on first use.
-  const appends: Statement[] = [];
-  const appendFor = (rows: number) =>
-    (appends[rows] ??= db.prepare(`INSERT INTO telemetry_log (device, key, ts, type, value) VALUES ${Array(rows).fill(ROW).join(', ')}`));
-  // In log order within each (device, key, ts), so that the later row replaces the earlier; sorted,
-  // so that the B-tree is walked in order rather than at random.
-  const foldRows = db.prepare(`INSERT OR REPLACE INTO telemetry (device, key, ts, type, value)
-    SELECT device, key, ts, type, value FROM telemetry_log ORDER BY device, key, ts, rowid`);
-  // Each key's greatest ts in the log; the row of the time series at that ts is the later one on a tie.
-  const foldLatest = db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
-    SELECT t.device, t.key, t.ts, t.type, t.value FROM (SELECT device, key, max(ts) AS ts FROM telemetry_log GROUP BY device, key) w
-    JOIN telemetry t ON t.device = w.device AND t.key = w.key AND t.ts = w.ts WHERE true
-    ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
-    WHERE excluded.ts >= telemetry_latest.ts`);
-  const emptyLog = db.prepare('DELETE FROM telemetry_log');
-  const addKey = db.prepare('INSERT INTO telemetry_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING');
-  const keyIdOf = db.prepare('SELECT id FROM telemetry_keys WHERE key = ?').pluck();
-  const keyIds = new Map<string, number>();
-
-  function keyId(key: string): number {
-    let id = keyIds.get(key);
-    if (id !== undefined) return id;
-    addKey.run(key);
-    id = keyIdOf.get(key) as number;
-    if (keyIds.size >= KEY_CACHE_SIZE) keyIds.clear();
-    keyIds.set(key, id);
-    return id;
-  }
-
-  return {
-    write(rows) {
-      for (let at = KEY; at < rows.length; at += COLUMNS) rows[at] = keyId(rows[at] as string);
-      for (let start = 0; start < rows.length; start += MAX_ROWS * COLUMNS) {
-        const end = Math.min(rows.length, start + MAX_ROWS * COLUMNS);
-        appendFor((end - start) / COLUMNS).run(start === 0 && end === rows.length ? rows : rows.slice(start, end));
-      }
-    },
-    fold() {
-      foldRows.run();
-      foldLatest.run();
-      emptyLog.run();
-    },
-    rolledBack() {
-      keyIds.clear();
-    },
-  };
-}
-
 export interface TelemetryMessage {
   deviceId: string;
   entries: KvEntry[];
 }
 
-export interface TelemetryWriter extends BufferedWrites<TelemetryMessage> {
+/** A fold's scope as the store asks for it: one device (by id), or every device (null). */
+export type ReadScope = string | null;
+
+export interface TelemetryWriter extends BufferedWrites<TelemetryMessage, FoldScope> {
+  /** The scope of a fold that covers what a read of `scope` reads. */
+  foldScope(scope: ReadScope): FoldScope;
   /** The device is deleted (its number is looked up again, and found missing). */
   forgetDevice(deviceId: string): void;
 }
 
-/** `foldRows`: rows gathered between two folds (FOLD_ROWS; tests take fewer). */
+/**
+ * `foldRows`: rows gathered between two automatic folds (FOLD_ROWS; tests take fewer). The log must
+ * be empty (the store folds it when it opens): the books start empty.
+ */
 export function createTelemetryWriter(db: Database, foldRows = FOLD_ROWS): TelemetryWriter {
   const numOf = db.prepare('SELECT num FROM devices WHERE id = ?').pluck();
-  const logged = db.prepare('SELECT EXISTS (SELECT 1 FROM telemetry_log)').pluck();
   // A device keeps its number for life, and an id (a UUID) is never reused.
   const deviceNums = new Map<string, number>();
   const writer = createRowWriter(db);
   let rows: unknown[] = [];
-  /** Rows gathered since the last fold (or failed fold). */
+  let seq = (db.prepare('SELECT ifnull(max(seq), 0) FROM telemetry_log').pluck().get() as number) + 1;
+  /** Rows gathered since the last automatic fold. */
   let sinceFold = 0;
+  /** Per part: the rows gathered since it was last folded, and the devices they came from. */
+  const partRows = new Array<number>(LOG_PARTS).fill(0);
+  const waiting = Array.from({ length: LOG_PARTS }, () => new Set<number>());
 
   function deviceNum(deviceId: string): number {
     let num = deviceNums.get(deviceId);
@@ -137,7 +83,10 @@ export function createTelemetryWriter(db: Database, foldRows = FOLD_ROWS): Telem
       // The one column SQLite could refuse (NOT NULL; NaN binds as NULL) is refused here, for this
       // message alone, rather than in the flush, which would fail the whole transaction.
       for (const e of entries) if (typeof e.ts !== 'number' || Number.isNaN(e.ts)) throw new TypeError(`telemetry ts ${e.ts} is not a number`);
-      for (const e of entries) rows.push(device, e.key, e.ts, e.type, toCell(e));
+      const part = device % LOG_PARTS;
+      for (const e of entries) rows.push(part, seq++, device, e.key, e.ts, e.type, toCell(e));
+      partRows[part] += entries.length;
+      waiting[part].add(device);
       sinceFold += entries.length;
     },
     flush() {
@@ -150,15 +99,40 @@ export function createTelemetryWriter(db: Database, foldRows = FOLD_ROWS): Telem
       rows = [];
       return taken;
     },
-    logged: () => logged.get() === 1,
-    foldDue: () => sinceFold >= foldRows,
+    dueFold() {
+      if (sinceFold < foldRows) return undefined;
+      let fullest = 0;
+      for (let p = 1; p < LOG_PARTS; p++) if (partRows[p] > partRows[fullest]) fullest = p;
+      return { part: fullest };
+    },
+    foldScope(scope) {
+      if (scope === null) return { all: true };
+      const device = deviceNums.get(scope) ?? (numOf.get(scope) as number | undefined);
+      // A device that does not exist has nothing in the log: a fold of no row.
+      return { device: device ?? 0 };
+    },
+    needsFold(scope) {
+      if ('device' in scope) return waiting[scope.device % LOG_PARTS].has(scope.device);
+      if ('part' in scope) return waiting[scope.part].size > 0;
+      return waiting.some((devices) => devices.size > 0);
+    },
     fold: writer.fold,
-    folded() {
+    folded(scope, ok) {
+      if ('device' in scope) {
+        if (ok) waiting[scope.device % LOG_PARTS].delete(scope.device);
+        return;
+      }
+      // An automatic fold, even one that failed, starts the count afresh (no retry at every batch).
       sinceFold = 0;
+      if (!ok) return;
+      for (const p of 'part' in scope ? [scope.part] : waiting.keys()) {
+        partRows[p] = 0;
+        waiting[p].clear();
+      }
     },
     forgetDevice: (deviceId) => deviceNums.delete(deviceId),
     rolledBack() {
-      // Device numbers learnt inside the transaction may be gone, and key ids (createRowWriter).
+      // Device numbers learnt inside the transaction may be gone, and key ids (sqlite-telemetry-log.ts).
       deviceNums.clear();
       writer.rolledBack();
       rows.length = 0;

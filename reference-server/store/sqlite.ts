@@ -19,7 +19,7 @@ import { createKeyQueries } from './sqlite-keys.js';
 import { createAggregation } from './sqlite-aggregate.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
 import { createTelemetryWriter, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
-import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery, TelemetryReads } from './types.js';
+import type { ClaimRecord, DeviceRecord, DeviceSeries, KvEntry, RuleRecord, Scope, Store } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
 const ATTRIBUTE_CACHE_DEVICES = 50_000;
@@ -43,11 +43,14 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   migrate(db, randomUUID(), Date.now());
   const telemetry = createTelemetryWriter(db);
   // What a stop (or a crash) left in the telemetry log goes into the tables before anything reads them.
-  if (telemetry.logged()) db.transaction(telemetry.fold)();
+  const foldAll = db.transaction(() => telemetry.fold({ all: true }));
+  foldAll();
   const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
   const group = createGroupCommit(db, telemetry, committer, onCommitBatch);
   const lists = createLists(db);
-  const keyQueries = createKeyQueries(db, telemetry.fold);
+  /** A device's rows out of the telemetry log, inside the caller's transaction (before its telemetry changes). */
+  const foldDevice = (deviceId: string) => telemetry.fold(telemetry.foldScope(deviceId));
+  const keyQueries = createKeyQueries(db, foldDevice);
 
   const q = {
     deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
@@ -150,17 +153,20 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const ruleFrom = (r: Row | undefined): RuleRecord | undefined =>
     r && { method: r.method as string, type: r.type as RuleRecord['type'], reply: r.reply ? JSON.parse(r.reply as string) : null };
 
-  const reads: TelemetryReads = {
-    ...keyQueries.reads,
-    ...createAggregation(db),
-    latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
-    telemetryRange(deviceId, query: TelemetryQuery) {
+  const aggregation = createAggregation(db);
+  /** A device's time series, read once group commit has folded its rows out of the telemetry log. */
+  const seriesOf = (deviceId: string): DeviceSeries => ({
+    latest: (keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
+    range(query) {
       const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;
       const { startTs, endTs, limit } = query;
       return query.keys.flatMap((key) => (stmt.all({ deviceId, key, startTs, endTs, limit }) as KvRow[]).map(fromRow));
     },
-    telemetryCount: (deviceId) => count(q.telemetryCount, deviceId),
-  };
+    aggregate: (query) => aggregation.aggregateTelemetry(deviceId, query),
+    nextTs: (key, fromTs, endTs) => aggregation.nextTelemetryTs(deviceId, key, fromTs, endTs),
+    count: () => count(q.telemetryCount, deviceId),
+    keys: () => keyQueries.reads.telemetryKeys(deviceId),
+  });
 
   const store: Store = {
     ...keyQueries.store,
@@ -169,6 +175,13 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     async close() {
       await group.close();
       await committer?.close();
+      // The file holds everything in its tables once closed. A full disk may refuse the fold: the log
+      // keeps the rows, and the next open folds them.
+      try {
+        foldAll();
+      } catch {
+        // kept in the log
+      }
       db.close();
     },
 
@@ -194,14 +207,14 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     },
     deleteDevice(id) {
       forget(id);
-      // Its rows leave the log with it (a trigger), cheaply once the log is empty.
-      telemetry.fold();
+      // Its rows leave the telemetry log with it (a trigger).
       q.deleteDevice.run(id);
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
 
     writeTelemetry: (deviceId, entries, done, ctx) => group.writeBuffered({ deviceId, entries }, done, ctx),
-    readTelemetry: (read) => group.read(() => read(reads)),
+    readTelemetry: (deviceId, read) => group.read(telemetry.foldScope(deviceId), () => read(seriesOf(deviceId))),
+    profileTelemetryKeys: (profileId) => group.read(telemetry.foldScope(null), () => keyQueries.reads.profileTelemetryKeys(profileId)),
 
     upsertAttributes(deviceId, scope, entries) {
       attributeCache.delete(deviceId);

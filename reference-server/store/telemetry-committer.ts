@@ -2,11 +2,11 @@
 // file database. The thread starts with the first batch it is given.
 import { Worker } from 'node:worker_threads';
 import type { Offload } from './group-commit.js';
+import type { FoldScope } from './sqlite-telemetry-log.js';
 import type { ConnectionOptions } from './sqlite-connection.js';
 import { failureFrom, type FailureDescription } from './store-failure.js';
-import { FOLD } from './telemetry-worker-messages.js';
 
-export interface TelemetryCommitter extends Offload {
+export interface TelemetryCommitter extends Offload<FoldScope> {
   /** Closes the worker's connection and ends its thread (after the batch in flight, if any). */
   close(): Promise<void>;
 }
@@ -47,8 +47,8 @@ export function createTelemetryCommitter(path: string, options: ConnectionOption
     settle(failure && failureFrom(failure));
   }
 
-  /** Hands the worker a message (rows to commit, or FOLD), answered through `done`. */
-  function send(message: unknown[] | typeof FOLD, done: (error: Error | null) => void): void {
+  /** Hands the worker a message (rows to append, or the scope of a fold), answered through `done`. */
+  function send(message: unknown[] | FoldScope, done: (error: Error | null) => void): void {
     worker ??= start();
     inFlight = done;
     worker.ref();
@@ -69,7 +69,7 @@ export function createTelemetryCommitter(path: string, options: ConnectionOption
       return ready;
     },
     commit: send,
-    fold: (done) => send(FOLD, done),
+    fold: send,
     async close() {
       if (!worker || !ready) return;
       ready = false;

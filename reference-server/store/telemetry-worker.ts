@@ -1,13 +1,13 @@
 // The telemetry worker: a thread with its own connection to the store's file that commits the
 // batches of nothing but telemetry which group commit hands over (group-commit.ts Offload), and folds
-// the telemetry log (sqlite-telemetry.ts), so that their SQL and COMMIT (with its WAL sync:
-// synchronous=FULL) run beside the event loop rather than on it. Its messages: rows to commit, or
-// FOLD (each answered null once committed, or with the failure after a rollback), or null to close.
+// the telemetry log (sqlite-telemetry-log.ts), so that their SQL and COMMIT (with its WAL sync:
+// synchronous=FULL) run beside the event loop rather than on it. Its messages: rows to append, or the
+// scope of a fold (each answered null once committed, or with the failure after a rollback), or null
+// to close.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
-import { createRowWriter } from './sqlite-telemetry.js';
+import { createRowWriter, type FoldScope } from './sqlite-telemetry-log.js';
 import { describeFailure } from './store-failure.js';
-import { FOLD } from './telemetry-worker-messages.js';
 
 const port = parentPort!;
 const { path, options } = workerData as { path: string; options: ConnectionOptions };
@@ -17,7 +17,7 @@ const begin = db.prepare('BEGIN IMMEDIATE');
 const commit = db.prepare('COMMIT');
 const rollback = db.prepare('ROLLBACK');
 
-port.on('message', (message: unknown[] | typeof FOLD | null) => {
+port.on('message', (message: unknown[] | FoldScope | null) => {
   if (message === null) {
     db.close();
     port.close();
@@ -25,8 +25,8 @@ port.on('message', (message: unknown[] | typeof FOLD | null) => {
   }
   try {
     begin.run();
-    if (message === FOLD) writer.fold();
-    else writer.write(message);
+    if (Array.isArray(message)) writer.write(message);
+    else writer.fold(message);
     commit.run();
   } catch (error) {
     if (db.inTransaction) rollback.run();

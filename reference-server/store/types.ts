@@ -264,20 +264,18 @@ export interface TelemetryDelete {
   rewriteLatest: boolean;
 }
 
-/** The reads of stored time series, which Store.readTelemetry hands its callback. */
-export interface TelemetryReads {
-  latestTelemetry(deviceId: string, keys?: string[]): KvEntry[];
+/** The stored time series of one device, which Store.readTelemetry hands its callback. */
+export interface DeviceSeries {
+  latest(keys?: string[]): KvEntry[];
   /** Values with startTs <= ts < endTs, `limit` per key, in `order` of ts. */
-  telemetryRange(deviceId: string, query: TelemetryQuery): KvEntry[];
+  range(query: TelemetryQuery): KvEntry[];
   /** One bucket aggregated as ThingsBoard's SQL store does; undefined when it has no point. */
-  aggregateTelemetry(deviceId: string, query: AggregateQuery): AggregateValue | undefined;
+  aggregate(query: AggregateQuery): AggregateValue | undefined;
   /** The ts of a key's first value with fromTs <= ts < endTs (skipping empty buckets). */
-  nextTelemetryTs(deviceId: string, key: string, fromTs: number, endTs: number): number | undefined;
-  telemetryCount(deviceId: string): number;
+  nextTs(key: string, fromTs: number, endTs: number): number | undefined;
+  count(): number;
   /** The keys with a latest value, sorted. */
-  telemetryKeys(deviceId: string): string[];
-  /** Keys in use by the devices of a profile, sorted (DeviceProfileController). */
-  profileTelemetryKeys(profileId: string | null): string[];
+  keys(): string[];
 }
 
 export interface Store {
@@ -314,10 +312,12 @@ export interface Store {
    */
   writeTelemetry<C>(deviceId: string, entries: KvEntry[], done: Written<C>, ctx: C): void;
   /**
-   * Runs `read` over the stored time series once every telemetry write answered before the call is
-   * in them, and resolves with its result (at once when none waits; sqlite-telemetry.ts).
+   * Runs `read` over the device's stored time series once every telemetry write of it answered before
+   * the call is in them, and resolves with its result (at once when none waits; sqlite-telemetry.ts).
    */
-  readTelemetry<T>(read: (reads: TelemetryReads) => T): Promise<T>;
+  readTelemetry<T>(deviceId: string, read: (series: DeviceSeries) => T): Promise<T>;
+  /** Keys in use by the devices of a profile (null: every device), sorted, every answered write included (DeviceProfileController). */
+  profileTelemetryKeys(profileId: string | null): Promise<string[]>;
   /**
    * ThingsBoard's delete of time series (write-side): values with startTs <= ts < endTs; the latest
    * value too when it is in the range and `deleteLatest`, then replaced by the newest remaining one

@@ -31,7 +31,7 @@ describe('restart persistence', () => {
     await stopTestServer(first, false);
 
     running = await startTestServer({}, dir);
-    expect(await running.ctx.store.readTelemetry((t) => t.latestTelemetry(device.id))).toEqual([{ key: 't', ts: 1000, type: 'DOUBLE', value: 21.5 }]);
+    expect(await running.ctx.store.readTelemetry(device.id, (s) => s.latest())).toEqual([{ key: 't', ts: 1000, type: 'DOUBLE', value: 21.5 }]);
     const read = await call(running.httpUrl, 'GET', `/api/v1/${device.token}/attributes?clientKeys=fw`);
     expect(read.json()).toEqual({ client: { fw: 'v1.0' } });
     const next = await running.ctx.rpc.submit(device, { ...rpcCommand, expirationTime: Date.now() + 1000 });
@@ -181,7 +181,7 @@ describe('HTTPS', () => {
     const res = await checked('POST', path, await request(running.httpsUrl + path, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' }, dispatcher }));
     expect(res.status).toBe(200);
     await dispatcher.close();
-    expect(await running.ctx.store.readTelemetry((t) => t.telemetryCount(device.id))).toBe(1);
+    expect(await running.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(1);
   });
 });
 

@@ -54,30 +54,30 @@ describe('time series keyed by integers', () => {
 
     const store = createSqliteStore(path);
     try {
-      expect(await store.readTelemetry((t) => t.latestTelemetry('dev-a'))).toEqual([
+      expect(await store.readTelemetry('dev-a', (s) => s.latest())).toEqual([
         { key: 'big', ts: 2000, type: 'LONG', value: 9223372036854775807n },
         { key: 'temp', ts: 2000, type: 'DOUBLE', value: 22 },
       ]);
-      expect((await store.readTelemetry((t) => t.telemetryRange('dev-a', { keys: ['temp'], startTs: 0, endTs: 3000, limit: 10, order: 'ASC' }))).map((e) => e.value))
+      expect((await store.readTelemetry('dev-a', (s) => s.range({ keys: ['temp'], startTs: 0, endTs: 3000, limit: 10, order: 'ASC' }))).map((e) => e.value))
         .toEqual([21.5, 22]);
-      expect(await store.readTelemetry((t) => t.telemetryKeys('dev-b'))).toEqual(['temp']);
-      expect(await store.readTelemetry((t) => t.telemetryCount('dev-a'))).toBe(3);
+      expect(await store.readTelemetry('dev-b', (s) => s.keys())).toEqual(['temp']);
+      expect(await store.readTelemetry('dev-a', (s) => s.count())).toBe(3);
 
       // A device made after the migration gets its own number: its rows are not dev-a's or dev-b's.
       const c = newDevice({ name: 'c', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(c));
       await writeTelemetry(store, c.id, [{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
-      expect(await store.readTelemetry((t) => t.latestTelemetry(c.id))).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
-      expect(await store.readTelemetry((t) => t.telemetryCount('dev-b'))).toBe(1);
+      expect(await store.readTelemetry(c.id, (s) => s.latest())).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
+      expect(await store.readTelemetry('dev-b', (s) => s.count())).toBe(1);
 
       // Deleting a device deletes its time series, and a later device does not inherit them.
       await store.write(() => store.deleteDevice(c.id));
       const d = newDevice({ name: 'd', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(d));
-      expect(await store.readTelemetry((t) => t.latestTelemetry(d.id))).toEqual([]);
+      expect(await store.readTelemetry(d.id, (s) => s.latest())).toEqual([]);
       // d took c's number: a late message of c is refused, not written as d's.
       await expect(writeTelemetry(store, c.id, [{ key: 'temp', ts: 4000, type: 'LONG', value: 2 }])).rejects.toBeInstanceOf(DeletedMeanwhile);
-      expect(await store.readTelemetry((t) => t.telemetryCount(d.id))).toBe(0);
+      expect(await store.readTelemetry(d.id, (s) => s.count())).toBe(0);
     } finally {
       await store.close();
     }
@@ -104,12 +104,12 @@ describe('time series keyed by integers', () => {
       await writeTelemetry(store, device.id, [{ key: 'real', ts: 2, type: 'LONG', value: 2 }]);
       await writeTelemetry(store, device.id, [{ key: 'ghost', ts: 3, type: 'LONG', value: 3 }]);
       await writeTelemetry(store, late.id, [{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
-      expect(await store.readTelemetry((t) => t.latestTelemetry(device.id))).toEqual([
+      expect(await store.readTelemetry(device.id, (s) => s.latest())).toEqual([
         { key: 'ghost', ts: 3, type: 'LONG', value: 3 },
         { key: 'real', ts: 2, type: 'LONG', value: 2 },
       ]);
-      expect(await store.readTelemetry((t) => t.latestTelemetry(late.id))).toEqual([{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
-      expect(await store.readTelemetry((t) => t.latestTelemetry(taker.id))).toEqual([]);
+      expect(await store.readTelemetry(late.id, (s) => s.latest())).toEqual([{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
+      expect(await store.readTelemetry(taker.id, (s) => s.latest())).toEqual([]);
     });
   });
 
@@ -124,12 +124,12 @@ describe('time series keyed by integers', () => {
       const kept = Promise.all([send('a', 5, 1), send('a', 3, 2), send('a', 5, 3), send('old', 50, 4), send('b', 1, 5)]);
       await expect(failing).rejects.toThrow('telemetry ts null is not a number');
       await kept;
-      expect((await store.readTelemetry((t) => t.latestTelemetry(device.id))).map(({ key, ts, value }) => ({ key, ts, value }))).toEqual([
+      expect((await store.readTelemetry(device.id, (s) => s.latest())).map(({ key, ts, value }) => ({ key, ts, value }))).toEqual([
         { key: 'a', ts: 5, value: 3 },
         { key: 'b', ts: 1, value: 5 },
         { key: 'old', ts: 100, value: 1 },
       ]);
-      expect((await store.readTelemetry((t) => t.telemetryRange(device.id, { keys: ['a'], startTs: 0, endTs: 10, limit: 10, order: 'ASC' }))).map((e) => e.value))
+      expect((await store.readTelemetry(device.id, (s) => s.range({ keys: ['a'], startTs: 0, endTs: 10, limit: 10, order: 'ASC' }))).map((e) => e.value))
         .toEqual([2, 3]);
     });
   });
@@ -140,8 +140,8 @@ describe('time series keyed by integers', () => {
       const sent = writeTelemetry(store, device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
       const removed = store.write(() => store.deleteTelemetry(device.id, ['t'], { startTs: 0, endTs: 10, deleteLatest: true, rewriteLatest: false }));
       await Promise.all([sent, removed]);
-      expect(await store.readTelemetry((t) => t.latestTelemetry(device.id))).toEqual([]);
-      expect(await store.readTelemetry((t) => t.telemetryCount(device.id))).toBe(0);
+      expect(await store.readTelemetry(device.id, (s) => s.latest())).toEqual([]);
+      expect(await store.readTelemetry(device.id, (s) => s.count())).toBe(0);
     });
   });
 
@@ -153,8 +153,8 @@ describe('time series keyed by integers', () => {
       // The next device takes the deleted one's number (it had the greatest): it starts empty.
       const next = newDevice({ name: 'next', profileId: store.defaultProfile().id });
       await store.write(() => store.insertDevice(next));
-      expect(await store.readTelemetry((t) => t.latestTelemetry(next.id))).toEqual([]);
-      expect(await store.readTelemetry((t) => t.telemetryKeys(next.id))).toEqual([]);
+      expect(await store.readTelemetry(next.id, (s) => s.latest())).toEqual([]);
+      expect(await store.readTelemetry(next.id, (s) => s.keys())).toEqual([]);
     });
   });
 
@@ -162,17 +162,17 @@ describe('time series keyed by integers', () => {
     await withDevice(async (store, device) => {
       const send = (key: string, ts: number, value: number) => writeTelemetry(store, device.id, [{ key, ts, type: 'LONG', value }]);
       await send('a', 100, 1);
-      expect(await store.readTelemetry((t) => t.telemetryCount(device.id))).toBe(1);
+      expect(await store.readTelemetry(device.id, (s) => s.count())).toBe(1);
       // Four batches in the log before the next read: equal ts replaced by the later message across
       // batches, an older ts kept in the series but not as the latest, a newer one taking the latest.
       await send('a', 50, 2);
       await send('a', 100, 3);
       await send('b', 7, 4);
       await Promise.all([send('b', 9, 5), send('b', 9, 6), send('b', 8, 7)]);
-      const [latest, a, b] = await store.readTelemetry((t) => [
-        t.latestTelemetry(device.id).map(({ key, ts, value }) => ({ key, ts, value })),
-        t.telemetryRange(device.id, { keys: ['a'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ ts, value }) => [ts, value]),
-        t.telemetryRange(device.id, { keys: ['b'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ ts, value }) => [ts, value]),
+      const [latest, a, b] = await store.readTelemetry(device.id, (s) => [
+        s.latest().map(({ key, ts, value }) => ({ key, ts, value })),
+        s.range({ keys: ['a'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ ts, value }) => [ts, value]),
+        s.range({ keys: ['b'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ ts, value }) => [ts, value]),
       ]);
       expect(latest).toEqual([{ key: 'a', ts: 100, value: 3 }, { key: 'b', ts: 9, value: 6 }]);
       expect(a).toEqual([[50, 2], [100, 3]]);
@@ -183,7 +183,7 @@ describe('time series keyed by integers', () => {
   it('keeps a latest value newer than any the log holds, and one deleted meanwhile stays deleted until a newer message', async () => {
     await withDevice(async (store, device) => {
       const send = (ts: number, value: number) => writeTelemetry(store, device.id, [{ key: 'k', ts, type: 'LONG', value }]);
-      const latest = () => store.readTelemetry((t) => t.latestTelemetry(device.id).map(({ ts, value }) => [ts, value]));
+      const latest = () => store.readTelemetry(device.id, (s) => s.latest().map(({ ts, value }) => [ts, value]));
       await send(500, 1);
       await send(400, 2);
       expect(await latest()).toEqual([[500, 1]]);
@@ -193,7 +193,7 @@ describe('time series keyed by integers', () => {
       expect(await latest()).toEqual([]);
       await send(300, 4);
       expect(await latest()).toEqual([[300, 4]]);
-      expect(await store.readTelemetry((t) => t.telemetryRange(device.id, { keys: ['k'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map((e) => e.ts))).toEqual([300, 400]);
+      expect(await store.readTelemetry(device.id, (s) => s.range({ keys: ['k'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map((e) => e.ts))).toEqual([300, 400]);
     });
   });
 });

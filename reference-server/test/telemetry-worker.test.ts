@@ -11,6 +11,7 @@ import { openDatabase } from '../store/sqlite-connection.js';
 import { migrate } from '../store/sqlite-schema.js';
 import { createTelemetryCommitter } from '../store/telemetry-committer.js';
 import { createTelemetryWriter, type TelemetryMessage } from '../store/sqlite-telemetry.js';
+import { COLUMNS, type FoldScope } from '../store/sqlite-telemetry-log.js';
 import { createSqliteStore } from '../store/sqlite.js';
 import { newDevice } from '../device-records.js';
 import { tempDir, writeTelemetry } from './helpers.js';
@@ -28,27 +29,28 @@ function setup(foldRows?: number) {
   const committer = createTelemetryCommitter(path);
   const offloaded: number[] = [];
   let folds = 0;
-  const offload: Offload = {
+  const offload: Offload<FoldScope> = {
     get ready() {
       return committer.ready;
     },
     commit(rows, done) {
-      offloaded.push(rows.length / 5);
+      offloaded.push(rows.length / COLUMNS);
       committer.commit(rows, done);
     },
-    fold(done) {
+    fold(scope, done) {
       folds++;
-      committer.fold(done);
+      committer.fold(scope, done);
     },
   };
   const writer = createTelemetryWriter(db, foldRows);
-  const group = createGroupCommit<TelemetryMessage>(db, writer, offload);
+  const group = createGroupCommit<TelemetryMessage, FoldScope>(db, writer, offload);
   const send = (entries: KvEntry[]) =>
     new Promise<void>((resolve, reject) => group.writeBuffered({ deviceId: DEVICE, entries }, (error) => (error ? reject(error) : resolve()), undefined));
   const rows = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  // What a store read sees: the log folded in first.
-  const latest = () => group.read(() => db.prepare(`SELECT k.key, l.ts, l.value FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key ORDER BY k.key`).all());
-  const count = () => group.read(() => rows('telemetry'));
+  // What a store read of the device sees: its rows folded in first.
+  const scope = () => writer.foldScope(DEVICE);
+  const latest = () => group.read(scope(), () => db.prepare(`SELECT k.key, l.ts, l.value FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key ORDER BY k.key`).all());
+  const count = () => group.read(scope(), () => rows('telemetry'));
   const close = async () => {
     await group.close();
     await committer.close();
@@ -83,7 +85,7 @@ describe('the telemetry worker', () => {
       const sent = t.send([long('a', 5, 2)]);
       // A write that changes the time series folds the log first, as the store's deletes do.
       const removed = t.group.write(() => {
-        t.writer.fold();
+        t.writer.fold(t.writer.foldScope(DEVICE));
         t.db.prepare('DELETE FROM telemetry_latest').run();
       });
       await Promise.all([sent, removed]);
@@ -149,6 +151,32 @@ describe('the telemetry log', () => {
     }
   });
 
+  it('folds the part with the most rows when enough rows wait, and a read folds only the device it reads', async () => {
+    const t = setup(6);
+    try {
+      // A second device: number 2, so its rows are in another part of the log than the first's (number 1).
+      t.db.prepare(`INSERT INTO devices (id, name, type, token, credentials_type, profile_id, created_time)
+        VALUES ('device-2', 'd2', 'default', 'token-2', 'ACCESS_TOKEN', 'profile-1', 0)`).run();
+      const sendAs = (deviceId: string, entries: KvEntry[]) =>
+        new Promise<void>((resolve, reject) => t.group.writeBuffered({ deviceId, entries }, (error) => (error ? reject(error) : resolve()), undefined));
+      const logged = () => t.db.prepare('SELECT device, count(*) AS n FROM telemetry_log GROUP BY device ORDER BY device').all();
+      await Promise.all([sendAs(DEVICE, [long('a', 1, 1), long('b', 1, 2)]), sendAs('device-2', [long('a', 1, 3), long('b', 1, 4), long('c', 1, 5), long('d', 1, 6)])]);
+      // Six rows: the fold of device 2's part runs before the next batch.
+      await sendAs('device-2', [long('a', 2, 7)]);
+      expect(logged()).toEqual([{ device: 1, n: 2 }, { device: 2, n: 1 }]);
+      expect(t.folds()).toBe(1);
+      // A read of the first device folds its rows, and leaves the second's.
+      const latestOf = (device: number) => t.db.prepare('SELECT ts, value FROM telemetry_latest WHERE device = ? ORDER BY key').all(device);
+      expect(await t.group.read(t.writer.foldScope(DEVICE), () => latestOf(1))).toEqual([{ ts: 1, value: 1 }, { ts: 1, value: 2 }]);
+      expect(logged()).toEqual([{ device: 2, n: 1 }]);
+      // A read across devices folds every part.
+      expect(await t.group.read(t.writer.foldScope(null), () => t.rows('telemetry'))).toBe(7);
+      expect(logged()).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('fails the reads waiting for a fold that failed, keeps its rows in the log, and folds them at the next read', async () => {
     const t = setup();
     try {
@@ -181,7 +209,7 @@ describe('the telemetry log', () => {
     raw.close();
     const reopened = createSqliteStore(copy);
     try {
-      expect(await reopened.readTelemetry((r) => r.latestTelemetry(device.id))).toEqual([long('a', 1, 1), long('b', 2, 2)]);
+      expect(await reopened.readTelemetry(device.id, (s) => s.latest())).toEqual([long('a', 1, 1), long('b', 2, 2)]);
     } finally {
       await reopened.close();
     }

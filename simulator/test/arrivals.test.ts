@@ -60,13 +60,13 @@ describe('open-model arrivals', () => {
     // What was sent is what the server stored: three smart-meter keys a message. Messages without
     // a ts that arrive in the same millisecond share the server's timestamp and overwrite each
     // other (ThingsBoard keeps one value per key and ts), so the check is per distinct timestamp.
-    const keys = (await server.ctx.store.readTelemetry((t) => t.latestTelemetry(record.id))).map((e) => e.key);
-    const points = await server.ctx.store.readTelemetry((t) => t.telemetryRange(record.id, { keys, startTs: 0, endTs: Date.now() + 1, limit: 1000, order: 'ASC' }));
+    const keys = (await server.ctx.store.readTelemetry(record.id, (s) => s.latest())).map((e) => e.key);
+    const points = await server.ctx.store.readTelemetry(record.id, (s) => s.range({ keys, startTs: 0, endTs: Date.now() + 1, limit: 1000, order: 'ASC' }));
     const stamps = new Set(points.map((p) => p.ts));
     expect(keys).toHaveLength(3);
     expect(stamps.size).toBeGreaterThan(0);
     expect(stamps.size).toBeLessThanOrEqual(10);
-    expect(await server.ctx.store.readTelemetry((t) => t.telemetryCount(record.id))).toBe(3 * stamps.size);
+    expect(await server.ctx.store.readTelemetry(record.id, (s) => s.count())).toBe(3 * stamps.size);
   });
 
   it('issues nothing before the first arrival is due, then one arrival per 1/rate', () => {
