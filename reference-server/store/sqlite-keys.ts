@@ -12,8 +12,8 @@ interface TelemetryKeyReads {
   profileTelemetryKeys(profileId: string | null): string[];
 }
 
-/** `fold`: moves the device's rows from the telemetry log into the tables (sqlite-telemetry.ts), before a delete. */
-export function createKeyQueries(db: Database.Database, fold: (deviceId: string) => void): { store: KeyQueries; reads: TelemetryKeyReads } {
+/** `settle`: takes the device's rows out of the telemetry log into the tables (sqlite-telemetry.ts), before a delete. */
+export function createKeyQueries(db: Database.Database, settle: (deviceId: string) => void): { store: KeyQueries; reads: TelemetryKeyReads } {
   const q = {
     telemetryKeys: db.prepare(`SELECT k.key FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
       WHERE l.device = ${DEVICE_NUM('?')} ORDER BY k.key`),
@@ -41,7 +41,7 @@ export function createKeyQueries(db: Database.Database, fold: (deviceId: string)
   const store: KeyQueries = {
     attributeKeys: (deviceId, scope?: Scope) => keys(scope ? q.scopeKeys.all(deviceId, scope) : q.attributeKeys.all(deviceId)),
     deleteTelemetry(deviceId, keyList, { startTs, endTs, deleteLatest, rewriteLatest }: TelemetryDelete) {
-      fold(deviceId);
+      settle(deviceId);
       for (const key of keyList) {
         const range = { deviceId, key, startTs, endTs };
         q.deleteRange.run(range);

@@ -2,9 +2,6 @@
 // Values live in an untyped column (no affinity, so "007" stays text) next to their type tag.
 import type { Database } from 'better-sqlite3';
 
-/** The parts of the telemetry log: a row's part is its device number modulo this (sqlite-telemetry-log.ts). */
-export const LOG_PARTS = 8;
-
 const MIGRATIONS: string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -146,17 +143,16 @@ const MIGRATIONS: string[] = [
   CREATE INDEX api_keys_user ON api_keys (user_id, created_time);
   `,
   // The telemetry ingest log (store/sqlite-telemetry-log.ts): batches append to it, folds move its
-  // rows into telemetry and telemetry_latest. A deleted device's rows go from it too.
+  // rows into telemetry and telemetry_latest. A folded row of a device that is gone is dropped: so that
+  // a new device never takes a deleted one's number (and its rows), numbers now come from a counter.
   `
-  CREATE TABLE telemetry_log (
-    part INTEGER NOT NULL, seq INTEGER NOT NULL, device INTEGER NOT NULL, key INTEGER NOT NULL,
-    ts INTEGER NOT NULL, type TEXT NOT NULL, value,
-    PRIMARY KEY (part, seq)) WITHOUT ROWID;
-  DROP TRIGGER devices_telemetry;
-  CREATE TRIGGER devices_telemetry AFTER DELETE ON devices BEGIN
-    DELETE FROM telemetry WHERE device = OLD.num;
-    DELETE FROM telemetry_latest WHERE device = OLD.num;
-    DELETE FROM telemetry_log WHERE part = OLD.num % ${LOG_PARTS} AND device = OLD.num;
+  CREATE TABLE telemetry_log (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL, type TEXT NOT NULL, value);
+  CREATE TABLE device_numbers (last INTEGER NOT NULL);
+  INSERT INTO device_numbers SELECT IFNULL(MAX(num), 0) FROM devices;
+  DROP TRIGGER devices_number;
+  CREATE TRIGGER devices_number AFTER INSERT ON devices WHEN NEW.num IS NULL BEGIN
+    UPDATE device_numbers SET last = last + 1;
+    UPDATE devices SET num = (SELECT last FROM device_numbers) WHERE rowid = NEW.rowid;
   END;
   `,
 ];

@@ -1,28 +1,25 @@
 // The telemetry ingest log's SQL (sqlite-telemetry.ts says why there is a log), the same on the
-// store's connection and the telemetry worker's: rows appended in batches, and folds that move them
-// into the time-series tables (telemetry, telemetry_latest).
+// store's connection and the telemetry worker's: rows appended in batches at the end of a rowid table,
+// and folds that move them into the time-series tables (telemetry, telemetry_latest).
 //
-// The log is keyed by (part, seq): a row's part is its device number modulo LOG_PARTS and seq the
-// order it was gathered in, so a batch appends at the end of each part (a page or two each), and the
-// rows of a part, or of one device, are read without scanning the rest. A fold takes a part, a
-// device (a read folds the device it reads), or everything.
-//
-// A fold gives what writing the messages one by one in gathered order gives: of equal (device, key,
-// ts) the later row stays; a key's latest value is its greatest ts, the later message on a tie,
-// unless the stored latest value is newer. A device's rows always fold together, in order.
+// A fold gives what writing the messages one by one in log order gives: of equal (device, key, ts)
+// the later row stays; a key's latest value is its greatest ts, the later message on a tie, unless
+// the stored latest value is newer. A fold of every row empties the log; the fold of one device
+// (before a read of it) leaves its rows there, to be folded again with the rest, which changes
+// nothing: each fold takes all the rows of the devices it covers, in log order. Rows of a device
+// deleted meanwhile are dropped (device numbers are never reused: sqlite-schema.ts).
 import type { Database, Statement } from 'better-sqlite3';
-import { LOG_PARTS } from './sqlite-schema.js';
 
 /** Rows per statement; longer runs take several (SQLite allows 32,766 parameters). */
 const MAX_ROWS = 64;
-/** A gathered row: its part, seq, the device's number, the key (its text, then its id), ts, type, the value's cell. */
-export const COLUMNS = 7;
-export const KEY = 3;
+/** A gathered row: the device's number, the key (its text, then its id), ts, type, the value's cell. */
+export const COLUMNS = 5;
+const KEY = 1;
 /** Key ids kept in memory; past this the cache starts over (keys are the devices' own names). */
 const KEY_CACHE_SIZE = 100_000;
 
-/** What a fold takes from the log: one part, one device's rows, or every row. */
-export type FoldScope = { part: number } | { device: number } | { all: true };
+/** What a fold takes from the log: one device's rows (left in the log), or every row. */
+export type FoldScope = { device: number } | { all: true };
 
 /** Writes gathered rows to the log and folds it, inside the caller's transaction, on one connection. */
 export interface RowWriter {
@@ -34,31 +31,31 @@ export interface RowWriter {
   rolledBack(): void;
 }
 
-/** The three statements of a fold, over the log rows that `where` selects (its parameters: @part, @device). */
+/** A fold's rows and latest values over the log rows that `where` selects (its parameter: @device). */
 function foldStatements(db: Database, where: string): Statement[] {
   return [
-    // Sorted, so that the tables' B-trees are walked in order; by seq within equal (device, key, ts),
+    // Sorted, so that the tables' B-trees are walked in order; by rowid within equal (device, key, ts),
     // so that the later row replaces the earlier.
     db.prepare(`INSERT OR REPLACE INTO telemetry (device, key, ts, type, value)
-      SELECT device, key, ts, type, value FROM telemetry_log WHERE ${where} ORDER BY device, key, ts, seq`),
+      SELECT l.device, l.key, l.ts, l.type, l.value FROM telemetry_log l JOIN devices d ON d.num = l.device
+      WHERE ${where} ORDER BY l.device, l.key, l.ts, l.rowid`),
     // Each key's greatest ts in the log: the row of the time series at that ts is the later one on a tie.
     db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
       SELECT t.device, t.key, t.ts, t.type, t.value
-      FROM (SELECT device, key, max(ts) AS ts FROM telemetry_log WHERE ${where} GROUP BY device, key) w
+      FROM (SELECT device, key, max(ts) AS ts FROM telemetry_log l WHERE ${where} GROUP BY device, key) w
       JOIN telemetry t ON t.device = w.device AND t.key = w.key AND t.ts = w.ts WHERE true
       ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
       WHERE excluded.ts >= telemetry_latest.ts`),
-    db.prepare(`DELETE FROM telemetry_log WHERE ${where}`),
   ];
 }
 
 export function createRowWriter(db: Database): RowWriter {
   // Statements by row count, prepared on first use.
   const appends: Statement[] = [];
-  const appendFor = (rows: number) => (appends[rows] ??= db.prepare(`INSERT INTO telemetry_log (part, seq, device, key, ts, type, value)
-    VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`));
-  const part = foldStatements(db, 'part = @part');
-  const device = foldStatements(db, 'part = @part AND device = @device');
+  const appendFor = (rows: number) => (appends[rows] ??= db.prepare(`INSERT INTO telemetry_log (device, key, ts, type, value)
+    VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`));
+  const all = [...foldStatements(db, 'true'), db.prepare('DELETE FROM telemetry_log')];
+  const device = foldStatements(db, 'l.device = @device');
   const addKey = db.prepare('INSERT INTO telemetry_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING');
   const keyIdOf = db.prepare('SELECT id FROM telemetry_keys WHERE key = ?').pluck();
   const keyIds = new Map<string, number>();
@@ -73,10 +70,6 @@ export function createRowWriter(db: Database): RowWriter {
     return id;
   }
 
-  const run = (statements: Statement[], params: { part: number; device?: number }) => {
-    for (const statement of statements) statement.run(params);
-  };
-
   return {
     write(rows) {
       for (let at = KEY; at < rows.length; at += COLUMNS) rows[at] = keyId(rows[at] as string);
@@ -86,9 +79,8 @@ export function createRowWriter(db: Database): RowWriter {
       }
     },
     fold(scope) {
-      if ('device' in scope) return run(device, { part: scope.device % LOG_PARTS, device: scope.device });
-      if ('part' in scope) return run(part, scope);
-      for (let p = 0; p < LOG_PARTS; p++) run(part, { part: p });
+      if ('device' in scope) for (const statement of device) statement.run(scope);
+      else for (const statement of all) statement.run();
     },
     rolledBack() {
       keyIds.clear();

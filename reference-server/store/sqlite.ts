@@ -48,9 +48,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
   const group = createGroupCommit(db, telemetry, committer, onCommitBatch);
   const lists = createLists(db);
-  /** A device's rows out of the telemetry log, inside the caller's transaction (before its telemetry changes). */
-  const foldDevice = (deviceId: string) => telemetry.fold(telemetry.foldScope(deviceId));
-  const keyQueries = createKeyQueries(db, foldDevice);
+  const keyQueries = createKeyQueries(db, telemetry.settle);
 
   const q = {
     deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
@@ -207,7 +205,6 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     },
     deleteDevice(id) {
       forget(id);
-      // Its rows leave the telemetry log with it (a trigger).
       q.deleteDevice.run(id);
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,

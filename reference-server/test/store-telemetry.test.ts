@@ -150,11 +150,13 @@ describe('time series keyed by integers', () => {
       const sent = writeTelemetry(store, device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
       const gone = store.write(() => store.deleteDevice(device.id));
       await Promise.all([sent, gone]);
-      // The next device takes the deleted one's number (it had the greatest): it starts empty.
+      // The next device gets a number of its own (the deleted one had the greatest): it starts empty,
+      // and the deleted device's rows stay out of the tables when the whole log is folded.
       const next = newDevice({ name: 'next', profileId: store.defaultProfile().id });
       await store.write(() => store.insertDevice(next));
       expect(await store.readTelemetry(next.id, (s) => s.latest())).toEqual([]);
       expect(await store.readTelemetry(next.id, (s) => s.keys())).toEqual([]);
+      expect(await store.profileTelemetryKeys(null)).toEqual([]);
     });
   });
 
@@ -177,6 +179,17 @@ describe('time series keyed by integers', () => {
       expect(latest).toEqual([{ key: 'a', ts: 100, value: 3 }, { key: 'b', ts: 9, value: 6 }]);
       expect(a).toEqual([[50, 2], [100, 3]]);
       expect(b).toEqual([[7, 4], [8, 7], [9, 6]]);
+    });
+  });
+
+  it('deletes what a read has folded for good: the fold of every row does not bring it back', async () => {
+    await withDevice(async (store, device) => {
+      await writeTelemetry(store, device.id, [{ key: 'k', ts: 5, type: 'LONG', value: 1 }, { key: 'j', ts: 5, type: 'LONG', value: 2 }]);
+      expect(await store.readTelemetry(device.id, (s) => s.count())).toBe(2);
+      await store.write(() => store.deleteTelemetry(device.id, ['k'], { startTs: 0, endTs: 10, deleteLatest: true, rewriteLatest: false }));
+      // Every row folded (a read across devices), then the device read again.
+      expect(await store.profileTelemetryKeys(null)).toEqual(['j']);
+      expect(await store.readTelemetry(device.id, (s) => [s.count(), s.keys()])).toEqual([1, ['j']]);
     });
   });
 
