@@ -7,6 +7,7 @@ import { badRequest, errorBody, errorHandler, ErrorCode, SHUTTING_DOWN } from '.
 import { parseJsonBody } from './json-body.js';
 import { bindingError } from './binding-order.js';
 import { createLongPolls } from './long-poll.js';
+import { createDeviceState } from './device-state.js';
 import { createRpcService } from './rpc-service.js';
 import { createAttributeService } from './attribute-service.js';
 import { createRuleEngine } from './rule-engine.js';
@@ -15,6 +16,7 @@ import { deviceApiHandlers } from './device-api/index.js';
 import { createControlApi } from './control-api/index.js';
 import { registerUploadRoute, UPLOAD_PATH } from './control-api/upload.js';
 import { registerTextBodyRoutes } from './text-body.js';
+import { createUnmodelled } from './control-api/unmodelled.js';
 import { limitFor } from './payload-limits.js';
 import { methodsByPath, registerRoutes } from './routes.js';
 import { createBodyValidator } from './validation.js';
@@ -39,17 +41,23 @@ export interface BuildOptions {
   metrics?: ServerMetrics;
 }
 
+/** The store of config.db, with the server's TTL and the metrics' hook. */
+export const openStore = (config: Readonly<ServerConfig>, metrics?: ServerMetrics): Store =>
+  createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch, ttlSeconds: config.ttlSeconds });
+
 export async function buildApp(input: Partial<ServerConfig> = {}, options: BuildOptions = {}): Promise<FastifyInstance> {
   const config = validateConfig(input);
   const contract = await loadContract();
   const metrics = config.metrics ? (options.metrics ?? createServerMetrics()) : undefined;
-  const store = options.store ?? createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
-  const polls = createLongPolls();
+  const store = options.store ?? openStore(config, metrics);
+  const deviceState = createDeviceState(store, config, (error) => app.log.error({ err: error }, 'saving device state failed'));
+  const polls = createLongPolls(deviceState);
   const ctx: ServerContext = {
     config,
     listening: {},
     store,
     polls,
+    deviceState,
     rpc: createRpcService(store, polls),
     attributes: createAttributeService(store, polls),
     rules: createRuleEngine(store),
@@ -119,6 +127,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
       return;
     }
     request.device = device;
+    deviceState.activity(device.id);
     done();
   };
 
@@ -135,7 +144,11 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     registerRoutes(context, contract.operations.filter(isText), handlers, hooks, config.payloadLimits));
 
   const allowed = methodsByPath(contract);
+  const unmodelled = createUnmodelled();
   app.setNotFoundHandler((request, reply) => {
+    // ThingsBoard has it and dhi does not model it: 501 naming what is left out.
+    const notModelled = unmodelled(request.method, request.url);
+    if (notModelled) return reply.code(501).send(errorBody(501, notModelled.errorCode, notModelled.message));
     const methods = allowed(request.url);
     if (methods) {
       reply.code(405).header('allow', methods.join(', '));
@@ -168,7 +181,18 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     ctx.rpc.close();
     done();
   });
+  // A store that cannot take writes is one warning when it begins and one when it ends, not a line
+  // per refused request (errors.ts answers each 503).
+  const unwatch = store.watchOutages((outage) => {
+    if (outage.state === 'began') {
+      app.log.warn(`the store (${config.db}) cannot take writes: ${outage.error.message}; writes answer 503 until it can, reads go on`);
+    } else {
+      app.log.warn(`the store (${config.db}) takes writes again, after ${(outage.ms / 1000).toFixed(1)} s and ${outage.refused} refused writes`);
+    }
+  });
   app.addHook('onClose', async () => {
+    await deviceState.close();
+    unwatch();
     if (!options.store) await store.close();
   });
   return app;

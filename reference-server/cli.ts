@@ -1,7 +1,9 @@
 // `dhi serve`: turn CLI options into a validated config, start, and stop cleanly on SIGTERM/SIGINT.
+import { statSync } from 'node:fs';
 import { EXIT } from '../cli/exit-codes.js';
 import { ConfigError, defaultConfig, type ServerConfig } from './config.js';
 import { ListenError } from './listeners.js';
+import { StoreFileError } from './store/types.js';
 import { startServer, type RunningServer } from './server.js';
 import { DEFAULT_ADMIN } from './control-api/auth.js';
 import { METRICS_PATH } from './metrics.js';
@@ -24,12 +26,16 @@ export interface ServeOptions {
   clientRpcTimeout?: number;
   claimDuration?: number;
   claimCacheTtl?: number;
+  inactivityTimeout?: number;
+  stateCheckInterval?: number;
+  persistStateToTelemetry?: boolean;
   typeCast?: boolean;
   adminPassword?: string;
   jwtSecret?: string;
   logLevel?: string;
   /** Serve Prometheus metrics at GET /metrics on the HTTP listener. */
   metrics?: boolean;
+  ttl?: number;
 }
 
 export function configFromOptions(options: ServeOptions): Partial<ServerConfig> {
@@ -51,24 +57,37 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
     clientRpcTimeoutMs: options.clientRpcTimeout,
     claimDurationMs: options.claimDuration,
     claimCacheTtlMs: options.claimCacheTtl,
+    inactivityTimeoutMs: options.inactivityTimeout,
+    stateCheckIntervalMs: options.stateCheckInterval,
+    persistStateToTelemetry: options.persistStateToTelemetry,
     typeCast: options.typeCast,
     adminPassword: options.adminPassword,
     jwtSecret: options.jwtSecret,
     logLevel: options.logLevel as ServerConfig['logLevel'] | undefined,
     metrics: options.metrics,
+    ttlSeconds: options.ttl,
   };
 }
 
 const ALL_INTERFACES = new Set(['0.0.0.0', '::', '']);
 
-/** What a person starting the server needs: where it is, the docs, how to log in. */
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+/** The size of the store's file and of its WAL beside it. */
+function storeSize(db: string): string {
+  if (db === ':memory:') return 'in memory';
+  const size = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  return `${megabytes(size(db))} + ${megabytes(size(`${db}-wal`))} WAL`;
+}
+
+/** What a person starting the server needs: where it is, the docs, how to log in, what the store holds. */
 export function banner(server: RunningServer, config: Readonly<ServerConfig>): string[] {
   return [
     `dhi serve: device API on ${server.httpUrl}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''}`,
     `  API docs   ${server.httpUrl}/docs`,
     `  login      ${DEFAULT_ADMIN} / ${config.adminPassword === defaultConfig.adminPassword ? config.adminPassword : '(--admin-password)'}`,
     `  JWT        curl -s -X POST ${server.httpUrl}/api/auth/login -H 'Content-Type: application/json' -d '{"username":"${DEFAULT_ADMIN}","password":"..."}'`,
-    `  database   ${config.db}; request logs: --log-level debug; stop: Ctrl-C`,
+    `  database   ${config.db} (${storeSize(config.db)}; ${config.ttlSeconds > 0 ? `values kept ${config.ttlSeconds} s` : 'values kept forever: --ttl'}); request logs: --log-level debug; stop: Ctrl-C`,
     ...(config.metrics ? [`  metrics    ${server.httpUrl}${METRICS_PATH} (Prometheus)`] : []),
   ];
 }
@@ -92,6 +111,11 @@ export async function runServe(options: ServeOptions): Promise<void> {
     if (error instanceof ListenError) {
       console.error(`dhi serve: ${error.message}`);
       process.exitCode = EXIT.failed;
+      return;
+    }
+    if (error instanceof StoreFileError) {
+      console.error(`dhi serve: ${error.message}`);
+      process.exitCode = EXIT.cannotRun;
       return;
     }
     throw error;

@@ -23,9 +23,13 @@ export function registerServe(program: Command): void {
     .option('--client-rpc-timeout <ms>', 'how long a device-side RPC waits for a rule before 503', integer(1), 30_000)
     .option('--claim-duration <ms>', 'device.claim.duration: the default claim window', integer(1), 86_400_000)
     .option('--claim-cache-ttl <ms>', 'how long a claim window is kept, expired or not, before a new claim request can replace it (ThingsBoard\'s claimDevices cache TTL)', integer(1), 86_400_000)
+    .option('--inactivity-timeout <ms>', 'a device with no message for this long becomes inactive (ThingsBoard\'s state.defaultInactivityTimeoutInSec; a device\'s inactivityTimeout server attribute overrides it)', integer(1), 600_000)
+    .option('--state-check-interval <ms>', 'how often devices past their inactivity timeout are marked inactive (state.defaultStateCheckIntervalInSec)', integer(1), 60_000)
+    .option('--persist-state-to-telemetry', 'keep device state (active, lastActivityTime, ...) as telemetry instead of server attributes (state.persistToTelemetry)')
     .option('--no-type-cast', 'store numeric strings as strings (ThingsBoard casts them to numbers)')
     .option('--admin-password <password>', 'password of tenant@thingsboard.org', 'tenant')
     .option('--jwt-secret <secret>', 'HMAC secret for control API tokens (generated and stored when absent)')
+    .option('--ttl <seconds>', 'delete time-series values older than this, in small steps (ThingsBoard\'s ts_key_value_ttl; 0 = keep them)', integer(0), 0)
     .option('--metrics', 'serve Prometheus metrics at GET /metrics: requests by route and status, their latency, open polls, group-commit batch sizes, process figures', false)
     .option('--log-level <level>', 'fatal, error, warn, info, debug (adds one line per request), trace or silent', 'warn')
     .action(async (options) => {

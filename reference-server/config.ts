@@ -46,6 +46,14 @@ export interface ServerConfig {
   serverRpcMinTimeoutMs: number;
   /** First matching pattern wins. */
   payloadLimits: PayloadLimit[];
+  /** state.defaultInactivityTimeoutInSec (here ms): no device message for this long makes a device inactive. */
+  inactivityTimeoutMs: number;
+  /** state.defaultStateCheckIntervalInSec (here ms): how often the inactivity check runs. */
+  stateCheckIntervalMs: number;
+  /** How often the device state marks of the request path are saved, in one transaction. */
+  stateFlushIntervalMs: number;
+  /** state.persistToTelemetry: device state as latest telemetry instead of server attributes. */
+  persistStateToTelemetry: boolean;
   /** ThingsBoard transport.json.type_cast_enabled: numeric strings are stored as numbers. */
   typeCast: boolean;
   adminPassword: string;
@@ -54,6 +62,8 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Serve Prometheus metrics at GET /metrics (metrics.ts). */
   metrics: boolean;
+  /** Time-series values older than this many seconds are deleted (ThingsBoard's ts_key_value_ttl; 0: kept). */
+  ttlSeconds: number;
 }
 
 export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
@@ -79,11 +89,16 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
     { pattern: '/api/v1/**', bytes: 52_428_800 },
     { pattern: '/api/**', bytes: 16_777_216 },
   ],
+  inactivityTimeoutMs: 600_000,
+  stateCheckIntervalMs: 60_000,
+  stateFlushIntervalMs: 1_000,
+  persistStateToTelemetry: false,
   typeCast: true,
   adminPassword: 'tenant',
   jwtTtlSeconds: 9000,
   logLevel: 'warn',
   metrics: false,
+  ttlSeconds: 0,
 });
 
 export class ConfigError extends Error {
@@ -123,9 +138,13 @@ export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<Serv
   checkInt('--client-rpc-timeout', config.clientRpcTimeoutMs, 1);
   checkInt('--claim-duration', config.claimDurationMs, 1);
   checkInt('--claim-cache-ttl', config.claimCacheTtlMs, 1);
+  checkInt('--inactivity-timeout', config.inactivityTimeoutMs, 1);
+  checkInt('--state-check-interval', config.stateCheckIntervalMs, 1, 2 ** 31 - 1);
+  checkInt('stateFlushIntervalMs', config.stateFlushIntervalMs, 1, 2 ** 31 - 1);
   checkInt('serverRpcDefaultTimeoutMs', config.serverRpcDefaultTimeoutMs, 1);
   checkInt('serverRpcMinTimeoutMs', config.serverRpcMinTimeoutMs, 0);
   checkInt('jwtTtlSeconds', config.jwtTtlSeconds, 1);
+  checkInt('--ttl', config.ttlSeconds, 0);
   if (!config.db) throw new ConfigError('--db', 'must be a file path or :memory:');
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
     throw new ConfigError(config.tlsCert ? '--tls-key' : '--tls-cert', '--tls-cert and --tls-key go together');

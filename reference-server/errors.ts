@@ -1,7 +1,7 @@
 // The error catalogue of the reference server and its one error handler. Every error except a
 // long-poll timeout answers ThingsBoard's error body {status, message, errorCode, timestamp}.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DeletedMeanwhile } from './store/types.js';
+import { DeletedMeanwhile, StoreUnavailable } from './store/types.js';
 
 /** ThingsboardErrorCode values. */
 export const ErrorCode = {
@@ -12,6 +12,8 @@ export const ErrorCode = {
   ITEM_NOT_FOUND: 32,
   TOO_MANY_REQUESTS: 33,
   VERSION_CONFLICT: 35,
+  /** ThingsBoard answers its database errors with this code (500 "Database error"). */
+  DATABASE: 46,
 } as const;
 
 export class ApiError extends Error {
@@ -33,6 +35,9 @@ export const forbidden = (message: string) => new ApiError(403, ErrorCode.PERMIS
 export const notFound = (message: string) => new ApiError(404, ErrorCode.ITEM_NOT_FOUND, message);
 export const payloadTooLarge = (limit: number) =>
   new ApiError(413, ErrorCode.BAD_REQUEST_PARAMS, `Payload size exceeds the limit of ${limit} bytes`);
+
+/** Seconds a client is told to wait (Retry-After) when the store cannot take writes. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** The 503 of a request that arrives while the server drains, or is still open at its deadline. */
 export const SHUTTING_DOWN = 'Server is shutting down';
@@ -64,11 +69,16 @@ function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | u
 }
 
 /**
+ * A store that cannot take writes for now (a full disk, an I/O error): 503 with Retry-After, a
+ * condition that passes rather than a bug (ThingsBoard answers its database errors 500, errorCode 46).
  * A write that names a row deleted while the request was on its way (a device deleted during its
  * telemetry upload): the device's token is no longer valid (401, as for any unknown token); on the
  * control API the referenced entity is gone (404).
  */
 function fromStore(error: FastifyError, request: FastifyRequest): ApiError | undefined {
+  if (error instanceof StoreUnavailable) {
+    return new ApiError(503, ErrorCode.DATABASE, `The store cannot take writes: ${error.message}. Nothing of this request was stored; retry later`);
+  }
   if (!(error instanceof DeletedMeanwhile) && (error as { code?: string }).code !== 'SQLITE_CONSTRAINT_FOREIGNKEY') return undefined;
   return request.device ? unauthorized('Invalid access token') : notFound('A referenced entity was deleted meanwhile');
 }
@@ -81,6 +91,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return;
   }
   reply.code(api.statusCode);
+  if (error instanceof StoreUnavailable) reply.header('retry-after', STORE_RETRY_AFTER_SECONDS);
   if (api.body !== undefined) reply.send(api.body);
   else reply.send(errorBody(api.statusCode, api.errorCode, api.message));
 }

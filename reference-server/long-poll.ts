@@ -37,7 +37,13 @@ export interface LongPolls {
   size(): { attributes: number; rpc: number; clientRpc: number; timers: number };
 }
 
-export function createLongPolls(): LongPolls {
+/** Told when a device's poll opens and ends (device-state.ts: ThingsBoard's HTTP sync sessions). */
+export interface PollSessions {
+  sessionOpened(deviceId: string): void;
+  sessionClosed(deviceId: string): void;
+}
+
+export function createLongPolls(sessions?: PollSessions): LongPolls {
   // Insertion-ordered sets per device: the RPC poll taken is the oldest one.
   const open: Record<PollKind, Map<string, Set<Waiter>>> = { attributes: new Map(), rpc: new Map(), clientRpc: new Map() };
   const kinds = Object.keys(open) as PollKind[];
@@ -54,6 +60,7 @@ export function createLongPolls(): LongPolls {
       const raw = reply.raw as TaggedResponse;
       raw[WAITER] = waiter;
       raw.on('close', onClose);
+      sessions?.sessionOpened(deviceId);
     },
     publish(deviceId, update) {
       const set = open.attributes.get(deviceId);
@@ -105,6 +112,7 @@ export function createLongPolls(): LongPolls {
     raw.removeListener('close', onClose);
     // Not `delete`: that would turn the response object into a slow dictionary-mode object.
     raw[WAITER] = undefined;
+    sessions?.sessionClosed(waiter.deviceId);
   }
 
   function onTimeout(waiter: Waiter): void {

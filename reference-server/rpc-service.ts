@@ -9,6 +9,12 @@ import type { LongPolls } from './long-poll.js';
 import { sendJsonText } from './handler.js';
 import type { DeviceRecord, RpcRecord, Store } from './store/types.js';
 
+/**
+ * A status write nobody awaits (delivered, expired) that the store refused: the command's outcome
+ * stands, and a store that cannot take writes is logged once by the server (app.ts), not per command.
+ */
+const unrecorded = () => {};
+
 export type RpcOutcome =
   | { kind: 'replied'; response: string }
   | { kind: 'delivered' }
@@ -86,16 +92,22 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
     return entry;
   }
 
-  /** The issuer learns the outcome once the final status is committed, so a read-back agrees with it. */
+  /**
+   * The issuer learns the outcome once the final status is committed, so a read-back agrees with it;
+   * the promise fails when the status could not be stored (the device's reply is then refused, and
+   * the issuer has its outcome all the same).
+   */
   function finish(entry: Live, status: RpcRecord['status'], outcome: RpcOutcome, response: string | null = null): Promise<void> {
     forget(entry);
     const settle = () => entry.settle(outcome);
-    return store.write(() => store.updateRpc(entry.rpc.id, { status, response: response ?? entry.rpc.response })).then(settle, settle);
+    const written = store.write(() => store.updateRpc(entry.rpc.id, { status, response: response ?? entry.rpc.response }));
+    written.then(settle, settle);
+    return written;
   }
 
   /** ThingsBoard saves EXPIRED whether or not a poll took the command; only its caller's answer differs. */
   function onExpiry(entry: Live): void {
-    finish(entry, 'EXPIRED', { kind: entry.delivered ? 'timeout' : 'expired' });
+    finish(entry, 'EXPIRED', { kind: entry.delivered ? 'timeout' : 'expired' }).catch(unrecorded);
   }
 
   function send(entry: Live, reply: FastifyReply): void {
@@ -104,8 +116,8 @@ export function createRpcService(store: Store, polls: LongPolls): RpcService {
     const { rpc } = entry;
     // ThingsBoard's JsonConverter prints params from their text: 1.0 reaches the device as 1.0.
     sendJsonText(reply, 200, `{"id":${rpc.requestId},"method":${JSON.stringify(rpc.method)},"params":${rpc.params}}`);
-    if (rpc.oneway) finish(entry, 'DELIVERED', { kind: 'delivered' });
-    else void store.write(() => store.updateRpc(rpc.id, { status: 'DELIVERED' }));
+    if (rpc.oneway) finish(entry, 'DELIVERED', { kind: 'delivered' }).catch(unrecorded);
+    else store.write(() => store.updateRpc(rpc.id, { status: 'DELIVERED' })).catch(unrecorded);
   }
 
   const nextQueued = (deviceId: string): Live | undefined => queues.get(deviceId)?.[0];

@@ -3,10 +3,10 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import type { DestinationStream } from 'pino';
+import { buildApp, openStore } from './app.js';
 import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
-import { createSqliteStore } from './store/sqlite.js';
 import { createServerMetrics } from './metrics.js';
 import type { Store } from './store/types.js';
 import { answerUnavailable, connectionOptions, drain, listenError, listenOn, protect, trackConnections } from './listeners.js';
@@ -31,14 +31,16 @@ function urlOf(scheme: string, host: string, address: AddressInfo): string {
 export interface StartOptions {
   /** Serve this store instead of opening config.db (tests fill one up); closed with the server. */
   store?: Store;
+  /** Where the log lines go (stdout by default). */
+  logStream?: DestinationStream;
 }
 
 export async function startServer(input: Partial<ServerConfig> = {}, options: StartOptions = {}): Promise<RunningServer> {
   const config = validateConfig(input);
   // The store outlives the app's own close: it is closed once both listeners have drained.
   const metrics = config.metrics ? createServerMetrics() : undefined;
-  const store = options.store ?? createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch });
-  const app = await buildApp(config, { store, metrics });
+  const store = options.store ?? openStore(config, metrics);
+  const app = await buildApp(config, { store, metrics, logStream: options.logStream });
   let https: HttpsServer | undefined;
   // Fastify runs this after buildApp's preClose (polls answered, answers marked Connection: close),
   // and closes its HTTP server only afterwards: both listeners drain here, together.

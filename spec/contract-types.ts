@@ -1910,7 +1910,11 @@ export interface paths {
          * Save time series with a TTL
          * @description ThingsBoard - the body is the device's telemetry body (a key-value object, `{ts, values}`, or
          *     an array of them), typed as the device API types it; 400 when it holds no value. The `scope`
-         *     is ThingsBoard's `ANY` and is not used.
+         *     is ThingsBoard's `ANY` and is not used. The values expire `ttl` seconds after their
+         *     timestamp and are then deleted by the server's cleanup (dhi serve runs one every 10 s, in
+         *     small steps), as ThingsBoard's Cassandra store applies a TTL: 0 means the server's TTL
+         *     (`dhi serve --ttl`, ThingsBoard's `ts_key_value_ttl`), and when the server has one the
+         *     shorter of the two counts. Latest values stay. ThingsBoard's SQL store ignores this TTL.
          */
         post: operations["saveDeviceTimeseriesWithTtl"];
         delete?: never;
@@ -2478,10 +2482,10 @@ export interface components {
             /** @description What was wrong. */
             message: string | null;
             /**
-             * @description 2 general, 10 authentication, 20 permission denied, 31 bad request parameters, 32 item not found, 33 too many requests.
+             * @description 2 general, 10 authentication, 20 permission denied, 31 bad request parameters, 32 item not found, 33 too many requests, 46 database (the store cannot take writes).
              * @enum {integer}
              */
-            errorCode: 2 | 10 | 11 | 20 | 30 | 31 | 32 | 33 | 34 | 35 | 40 | 45;
+            errorCode: 2 | 10 | 11 | 20 | 30 | 31 | 32 | 33 | 34 | 35 | 40 | 45 | 46;
             /** Format: int64 */
             timestamp: number;
         };
@@ -3181,6 +3185,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The store cannot take writes for now (dhi): its disk, or its size limit, is full, the disk
+         *     failed a write or a sync, or another process holds the database. Nothing of the request was
+         *     stored; reads go on, and the same request succeeds once the cause is gone, without a restart
+         *     of the server. errorCode 46 is ThingsBoard's DATABASE (which it answers 500).
+         */
+        StoreUnavailable: {
+            headers: {
+                /** @description Seconds to wait before sending the write again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The device's reply document; for a persistent command `{rpcId}` at once. */
         RpcResult: {
             headers: {
@@ -3418,6 +3438,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getAttributes: {
@@ -3476,6 +3497,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     subscribeAttributes: {
@@ -3618,6 +3640,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     postClaim: {
@@ -3643,6 +3666,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     postProvision: {
@@ -3671,6 +3695,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getFirmware: {
@@ -3787,6 +3812,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getCustomer: {
@@ -3831,6 +3857,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveUser: {
@@ -3862,6 +3889,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getSystemVersionInfo: {
@@ -3950,6 +3978,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUserApiKeys: {
@@ -4015,6 +4044,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     enableApiKey: {
@@ -4042,6 +4072,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteApiKey: {
@@ -4060,6 +4091,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUserToken: {
@@ -4159,6 +4191,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     changePassword: {
@@ -4189,6 +4222,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUserPasswordPolicy: {
@@ -4269,6 +4303,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     requestResetPasswordByEmail: {
@@ -4637,6 +4672,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUserTokenAccessEnabled: {
@@ -4710,6 +4746,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDevice: {
@@ -4742,6 +4779,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDevice: {
@@ -4786,6 +4824,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDeviceCredentials: {
@@ -5064,6 +5103,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     unassignDeviceFromCustomer: {
@@ -5090,6 +5130,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDeviceWithCredentials: {
@@ -5122,6 +5163,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     updateDeviceCredentials: {
@@ -5150,6 +5192,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDevicesByIds: {
@@ -5719,6 +5762,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDeviceAttributesV1: {
@@ -5756,6 +5800,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteDeviceAttributes: {
@@ -5798,6 +5843,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDeviceAttributes: {
@@ -6195,6 +6241,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDeviceTimeseriesWithTtl: {
@@ -6217,7 +6264,7 @@ export interface operations {
                 /** @description A UUID as Java's UUID.fromString reads it; otherwise 400 with its message (`Invalid UUID string: x`). */
                 entityId: components["parameters"]["EntityId"];
                 scope: string;
-                /** @description Time to live in seconds; accepted and not used (ThingsBoard applies it on Cassandra only). */
+                /** @description Time to live in seconds from each value's timestamp; 0 is the server's. */
                 ttl: number;
             };
             cookie?: never;
@@ -6234,6 +6281,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteDeviceTimeseries: {
@@ -6282,6 +6330,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EntityNotFound"];
             501: components["responses"]["TelemetryNotModelled"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     saveDeviceAttributesByDeviceId: {
@@ -6306,6 +6355,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteDeviceAttributesByDeviceId: {
@@ -6335,6 +6385,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     sendOneWayRpcV1: {
@@ -6358,6 +6409,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
             409: components["responses"]["RpcNotDelivered"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     sendRpcV1: {
@@ -6383,6 +6435,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             408: components["responses"]["RpcTimeout"];
             409: components["responses"]["RpcNotDelivered"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     sendOneWayRpcV2: {
@@ -6405,6 +6458,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
+            503: components["responses"]["StoreUnavailable"];
             504: components["responses"]["RpcGatewayTimeout"];
         };
     };
@@ -6429,6 +6483,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DeviceNotFound"];
             406: components["responses"]["NotAcceptable"];
+            503: components["responses"]["StoreUnavailable"];
             504: components["responses"]["RpcGatewayTimeout"];
         };
     };
@@ -6474,6 +6529,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getPersistentRpcByDevice: {
@@ -6538,6 +6594,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getOtaPackage: {
@@ -6604,6 +6661,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteOtaPackage: {
@@ -6622,6 +6680,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     downloadOtaPackage: {
@@ -6762,6 +6821,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VersionConflict"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDeviceProfile: {
@@ -6806,6 +6866,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getDeviceProfiles: {
@@ -7053,6 +7114,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     claimDevice: {
@@ -7094,6 +7156,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     reclaimDevice: {
@@ -7112,6 +7175,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     listRules: {
@@ -7163,6 +7227,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deleteRule: {
@@ -7180,6 +7245,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
 }

@@ -4,13 +4,15 @@
 // timeouts, a good client's latency meanwhile); SIGTERM cycles with HTTP and HTTPS writers (exit
 // code and time; how writes ending after the signal were answered: 200, 503, ECONNREFUSED for a
 // new connection; a reset (ECONNRESET, UND_ERR_SOCKET: a request on a keep-alive connection closed
-// under it) is expected 0; acknowledged writes lost). JSON results go to
-// reports/bench-robustness/<timestamp>.json.
+// under it) is expected 0; acknowledged writes lost); a disk-full cycle on a real small filesystem
+// (disk-full.ts: acknowledged writes stored, refused ones not, 503 while full, 200 once there is room).
+// JSON results go to reports/bench-robustness/<timestamp>.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { malformedRequests, slowClientAttack } from './attacks.js';
+import { diskFullCycle } from './disk-full.js';
 import { createDevice, insecure, startServe, storedTimestamps, type ServeProcess } from './serve-process.js';
 
 const KILL_CYCLES = 3;
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
       slowClients: await phase('slow-client attack', () => withServe(dir, 'slow', ['--header-timeout', String(SLOW.header), '--body-timeout', String(SLOW.body)],
         (base, token) => slowClientAttack(base, token, SLOW_CLIENTS, SLOW.body + 2000))),
       sigtermCycles: await phase('SIGTERM cycles', () => sigtermCycles(dir)),
+      diskFull: await phase('disk-full cycle', diskFullCycle),
       durationMs: 0,
     };
     results.durationMs = Date.now() - started;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createSqliteStore } from '../store/sqlite.js';
 import { Agent, request } from 'undici';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+export const ROOT = join(import.meta.dirname, '..', '..');
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -16,9 +16,11 @@ export interface ServeProcess {
   exited: Promise<number | string>;
 }
 
-export async function startServe(db: string, https: boolean, extra: string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dhi.ts'), 'serve', '--port', '0',
-    '--https-port', https ? '0' : '-1', '--db', db, '--log-level', 'info', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `prefix`: a command that runs dhi serve (nsenter into a mount namespace: disk-full.ts). */
+export async function startServe(db: string, https: boolean, extra: string[] = [], prefix: string[] = []): Promise<ServeProcess> {
+  const command = [...prefix, process.execPath, '--import', 'tsx', join(ROOT, 'bin', 'dhi.ts'), 'serve', '--port', '0',
+    '--https-port', https ? '0' : '-1', '--db', db, '--log-level', 'info', ...extra];
+  const child = spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = once(child, 'exit').then(([code, signal]) => (code as number | null) ?? (signal as string));
   let out = '';
   child.stdout!.on('data', (chunk) => (out += chunk));

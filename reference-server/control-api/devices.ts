@@ -108,7 +108,11 @@ export function insertDevice(store: Store, device: DeviceRecord): void {
 export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers {
   const { store, polls } = ctx;
   const found = ({ deviceId }: { deviceId: string }) => deviceOr404(store, deviceId);
-  const run = (arg: SaveArg) => save(store, arg);
+  const run = (arg: SaveArg) => {
+    const saved = save(store, arg);
+    if (!saved.before) ctx.deviceState.created(saved.device.id, saved.device.createdTime);
+    return saved;
+  };
   const saved = async (arg: SaveArg) => {
     const { before, device } = await store.write(run, arg);
     for (const type of OTA_TYPES) {

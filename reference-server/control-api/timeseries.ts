@@ -18,8 +18,8 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
   const remove = (arg: { deviceId: string; keys: string[]; query: TelemetryDelete }) => store.deleteTelemetry(arg.deviceId, arg.keys, arg.query);
   const deviceId = (params: unknown, operation: TelemetryOperation) => telemetryDevice(store, entityRef(params), operation).id;
 
-  // The scope in the path is ThingsBoard's "ANY", and a TTL only matters to its Cassandra store:
-  // both are accepted and not used.
+  // The scope in the path is ThingsBoard's "ANY" and is not used. A TTL (seconds) is applied as
+  // ThingsBoard's Cassandra store applies it: 0 is the server's (store/sqlite-retention.ts).
   const save: Handler<'saveDeviceTimeseries' | 'saveDeviceTimeseriesWithTtl'> = (request, reply) => {
     const ref = entityRef(request.params);
     const now = Date.now();
@@ -29,7 +29,7 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
     else appendRecord(body, now, config.typeCast, entries);
     if (entries.length === 0) throw badRequest('No time series data found in request body!');
     const { id } = telemetryDevice(store, ref, 'WRITE_TELEMETRY');
-    store.writeTelemetry(id, entries, replyWritten, reply);
+    store.writeTelemetry(id, entries, replyWritten, reply, (request.params as { ttl?: number }).ttl);
   };
 
   return {

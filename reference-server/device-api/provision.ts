@@ -4,6 +4,7 @@
 // ProvisionRequest)): an access token, an X.509 certificate (`hash`) or MQTT basic credentials.
 import { accessToken, mqttBasic, newDevice, randomToken, x509Certificate, type Credentials } from '../device-records.js';
 import { ApiError } from '../errors.js';
+import type { DeviceState } from '../device-state.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
 import type { DeviceRecord, JsonObject, Store } from '../store/types.js';
@@ -46,7 +47,8 @@ function markProvisioned(store: Store, device: DeviceRecord): void {
 }
 
 /** Runs inside one write transaction, so that the checks and the creation are atomic. */
-function provision(store: Store, request: ProvisionRequest): Ok<'postProvision'> {
+/** `state`: the device state service, told of a device created here. */
+function provision(store: Store, state: DeviceState, request: ProvisionRequest): Ok<'postProvision'> {
   const { provisionDeviceKey: key, provisionDeviceSecret: secret } = request;
   if (!key || !secret) return NOT_FOUND;
   const profile = store.profileByProvisionKey(key);
@@ -87,11 +89,12 @@ function provision(store: Store, request: ProvisionRequest): Ok<'postProvision'>
     throw error;
   }
   markProvisioned(store, device);
+  state.created(device.id, device.createdTime);
   return success(device);
 }
 
-export function provisionHandlers({ store }: ServerContext): Handlers {
-  const run = (request: ProvisionRequest) => provision(store, request);
+export function provisionHandlers({ store, deviceState }: ServerContext): Handlers {
+  const run = (request: ProvisionRequest) => provision(store, deviceState, request);
   return {
     async postProvision(request, reply) {
       const outcome = await store.write(run, request.body);

@@ -22,9 +22,16 @@
 // Durability: a file database runs with synchronous=FULL (sqlite-connection.ts), so COMMIT returns
 // only once the WAL is synced, and a COMMIT whose write or sync fails (a full disk, an I/O error)
 // fails without making anything visible. A batch whose transaction fails is refused whole: none of
-// its writes is acknowledged, and none of them is kept.
+// its writes is acknowledged, and none of them is kept. A failure that says the store cannot take
+// writes for now (a full disk, an I/O error) reaches the callers as StoreUnavailable, and spells of
+// them are told once to the outage watchers (store-failure.ts, write-outages.ts).
 import type { Database } from 'better-sqlite3';
-import type { Written } from './types.js';
+import { storeFailure } from './store-failure.js';
+import { createWriteOutages, type WriteOutages } from './write-outages.js';
+import { StoreUnavailable, type WriteOutage, type Written } from './types.js';
+
+/** SQLite's largest max_page_count. */
+const UNCAPPED_PAGES = 4294967294;
 
 /** A write's outcome, told once its batch is committed (error null) or has failed (store/types.ts Written). */
 type Done = (error: Error | null, ctx: unknown, value?: unknown) => void;
@@ -42,6 +49,13 @@ interface PendingWrite {
 interface Deferred {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+}
+
+/** A read of the buffered writes that `scope` covers, waiting for their fold. */
+interface PendingRead<S> {
+  scope: S;
+  read: () => unknown;
+  deferred: Deferred;
 }
 const settle = (error: Error | null, deferred: Deferred, value: unknown) => (error ? deferred.reject(error) : deferred.resolve(value));
 
@@ -63,6 +77,8 @@ export interface BufferedWrites<A, S = never> {
   dueFold(): S | undefined;
   /** Whether rows that `scope` covers may wait in the log (a read of it folds first). */
   needsFold(scope: S): boolean;
+  /** The scope of one fold that serves reads of all of `scopes` (the reads waiting together). */
+  covering(scopes: S[]): S;
   /** Folds the rows of `scope` into their tables, inside the caller's transaction. */
   fold(scope: S): void;
   /** The fold of `scope` was committed (ok) or failed. */
@@ -80,6 +96,8 @@ export interface GroupCommit<B, S = never> {
   read<T>(scope: S, read: () => T): Promise<T>;
   /** Commit whatever is queued or in flight, and fold the log (used at close). */
   close(): Promise<void>;
+  /** store/types.ts Store.watchOutages. */
+  watchOutages(listener: (outage: WriteOutage) => void): () => void;
 }
 
 const NO_BUFFER: BufferedWrites<never, never> = {
@@ -91,6 +109,7 @@ const NO_BUFFER: BufferedWrites<never, never> = {
   rolledBack() {},
   dueFold: () => undefined,
   needsFold: () => false,
+  covering: (scopes) => scopes[0],
   fold() {},
   folded() {},
 };
@@ -110,10 +129,13 @@ export interface Offload<S = never> {
 
 /**
  * `onBatch`: told the number of writes of each batch as it is taken (dhi serve --metrics counts the
- * batch sizes through it).
+ * batch sizes through it). `outages`: where refusals and commits are told (its watchers learn of
+ * spells of refusals).
  */
-export function createGroupCommit<B = never, S = never>(db: Database, buffer: BufferedWrites<B, S> = NO_BUFFER, offload?: Offload<S>,
-  onBatch?: (writes: number) => void): GroupCommit<B, S> {
+export function createGroupCommit<B = never, S = never>(
+  db: Database, buffer: BufferedWrites<B, S> = NO_BUFFER, offload?: Offload<S>, onBatch?: (writes: number) => void,
+  outages: WriteOutages = createWriteOutages(),
+): GroupCommit<B, S> {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -122,7 +144,7 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
   const rollbackTo = db.prepare('ROLLBACK TO write');
   let queue: PendingWrite[] = [];
   /** Reads waiting for a fold. */
-  let reads: { scope: S; read: () => unknown; deferred: Deferred }[] = [];
+  let reads: PendingRead<S>[] = [];
   /** The scope of the fold in flight (here or offloaded). */
   let folding: S | undefined;
   /** How many of the queued writes are not buffered ones (a batch with none may be offloaded). */
@@ -135,7 +157,19 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
   function answer(batch: PendingWrite[]): void {
     for (const pending of batch) {
       if (pending.ok) pending.done(null, pending.ctx, pending.value);
-      else pending.done(pending.value as Error, pending.ctx);
+      else {
+        if (pending.value instanceof StoreUnavailable) outages.refused(pending.value);
+        pending.done(pending.value as Error, pending.ctx);
+      }
+    }
+  }
+
+  /** The whole batch failed: every write of it gets the failure, none is acknowledged. */
+  function failAll(batch: PendingWrite[], error: unknown): void {
+    const failure = storeFailure(error);
+    for (const pending of batch) {
+      pending.ok = false;
+      pending.value = failure;
     }
   }
 
@@ -157,7 +191,7 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
       rollbackTo.run();
       release.run();
       pending.ok = false;
-      pending.value = error;
+      pending.value = storeFailure(error);
     }
   }
 
@@ -188,8 +222,8 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
     offload!.commit(buffer.take(), committedElsewhere);
   }
 
-  /** Runs the queued writes in one transaction; undefined when it failed as a whole (all rejected). */
-  function commitQueued(): PendingWrite[] | undefined {
+  /** Runs the queued writes in one transaction and answers them. */
+  function commitQueued(): void {
     const batch = takeQueue();
     try {
       begin.run();
@@ -199,13 +233,13 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
       }
       buffer.flush();
       commit.run();
+      outages.committed();
     } catch (error) {
       if (db.inTransaction) rollback.run();
       buffer.rolledBack();
-      for (const pending of batch) pending.done(error as Error, pending.ctx);
-      return undefined;
+      failAll(batch, error);
     }
-    return batch;
+    answer(batch);
   }
 
   /** Folds `scope` on this connection, in a transaction of its own: the error when it failed, else null. */
@@ -229,8 +263,8 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
   }
 
   /**
-   * The reads that no longer wait for anything run (those of the fold's scope fail with its error);
-   * the others wait for the next fold; then the queue goes on.
+   * The reads that no longer wait for anything run, and those the fold could not serve (the store
+   * cannot take writes) read uncommitted; the others wait for the next fold; then the queue goes on.
    */
   function foldDone(error: Error | null): void {
     const scope = folding!;
@@ -239,20 +273,41 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
     const waiting = reads;
     reads = [];
     for (const r of waiting) {
-      if (error && r.scope === scope) runRead(r.read, r.deferred, error);
-      else if (buffer.needsFold(r.scope)) reads.push(r);
-      else runRead(r.read, r.deferred, null);
+      if (!buffer.needsFold(r.scope)) runRead(r);
+      else if (error) readUncommitted(r);
+      else reads.push(r);
     }
     if (closed) return finishClose();
     if (queue.length > 0 || reads.length > 0) schedule();
   }
 
-  function runRead(read: () => unknown, deferred: Deferred, error: Error | null): void {
-    if (error) return deferred.reject(error);
+  function runRead({ read, deferred }: PendingRead<S>): void {
     try {
       deferred.resolve(read());
     } catch (failure) {
       deferred.reject(failure as Error);
+    }
+  }
+
+  /**
+   * A read whose fold could not be committed (a full disk refuses it): its scope is folded for it
+   * alone in a transaction that is rolled back afterwards, so that reads go on while writes cannot.
+   * On a full disk the fold's pages stay in SQLite's cache (they would reach the WAL at COMMIT); a cap
+   * on the file's pages (max_page_count, which tests fill a store with) counts them as they are made,
+   * so it is lifted meanwhile: none of them reaches the file.
+   */
+  function readUncommitted({ scope, read, deferred }: PendingRead<S>): void {
+    const cap = db.pragma('max_page_count', { simple: true }) as number;
+    try {
+      db.pragma(`max_page_count = ${UNCAPPED_PAGES}`);
+      begin.run();
+      buffer.fold(scope);
+      deferred.resolve(read());
+    } catch (error) {
+      deferred.reject(storeFailure(error) as Error);
+    } finally {
+      if (db.inTransaction) rollback.run();
+      db.pragma(`max_page_count = ${cap}`);
     }
   }
 
@@ -265,26 +320,20 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
   function flush(): void {
     scheduled = false;
     if (offloaded || folding !== undefined) return;
-    if (reads.length > 0) return startFold(reads[0].scope);
+    if (reads.length > 0) return startFold(buffer.covering(reads.map((r) => r.scope)));
     const due = buffer.dueFold();
     if (due !== undefined) return startFold(due);
     if (queue.length === 0) return;
     if (unbuffered === 0 && offload?.ready) return offloadQueued();
-    const committed = commitQueued();
-    if (committed) answer(committed);
+    commitQueued();
   }
 
   /** One callback for every offloaded batch (no closure per batch). */
   function committedElsewhere(error: Error | null): void {
     const batch = offloaded!;
     offloaded = undefined;
-    if (error) {
-      for (const pending of batch) {
-        if (!pending.ok) continue;
-        pending.ok = false;
-        pending.value = error;
-      }
-    }
+    if (error) failAll(batch, error);
+    else outages.committed();
     answer(batch);
     if (closed) return finishClose();
     // The next batch (or fold) runs after the answers above are sent (they are microtasks of this callback).
@@ -296,11 +345,11 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
    * its log as it closes).
    */
   function finishClose(): void {
-    if (queue.length > 0) {
-      const committed = commitQueued();
-      if (committed) answer(committed);
+    if (queue.length > 0) commitQueued();
+    for (const r of reads) {
+      if (foldHere(r.scope)) readUncommitted(r);
+      else runRead(r);
     }
-    for (const { scope, read, deferred } of reads) runRead(read, deferred, foldHere(scope));
     reads = [];
     closed!();
   }
@@ -329,5 +378,6 @@ export function createGroupCommit<B = never, S = never>(db: Database, buffer: Bu
         if (!offloaded && folding === undefined) finishClose();
       });
     },
+    watchOutages: outages.watch,
   };
 }

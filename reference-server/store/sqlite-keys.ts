@@ -3,6 +3,7 @@
 // telemetry tables as stored cells, never decoded here.
 import type Database from 'better-sqlite3';
 import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import type { FoldDrop } from './sqlite-telemetry-log.js';
 import type { Scope, Store, TelemetryDelete } from './types.js';
 
 type KeyQueries = Pick<Store, 'attributeKeys' | 'deleteTelemetry' | 'profileAttributeKeys' | 'profileNames'>;
@@ -13,7 +14,7 @@ interface TelemetryKeyReads {
 }
 
 /** `settle`: takes the device's rows out of the telemetry log into the tables (sqlite-telemetry.ts), before a delete. */
-export function createKeyQueries(db: Database.Database, settle: (deviceId: string) => void): { store: KeyQueries; reads: TelemetryKeyReads } {
+export function createKeyQueries(db: Database.Database, settle: (deviceId: string, drop: FoldDrop) => void): { store: KeyQueries; reads: TelemetryKeyReads } {
   const q = {
     telemetryKeys: db.prepare(`SELECT k.key FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
       WHERE l.device = ${DEVICE_NUM('?')} ORDER BY k.key`),
@@ -41,7 +42,7 @@ export function createKeyQueries(db: Database.Database, settle: (deviceId: strin
   const store: KeyQueries = {
     attributeKeys: (deviceId, scope?: Scope) => keys(scope ? q.scopeKeys.all(deviceId, scope) : q.attributeKeys.all(deviceId)),
     deleteTelemetry(deviceId, keyList, { startTs, endTs, deleteLatest, rewriteLatest }: TelemetryDelete) {
-      settle(deviceId);
+      settle(deviceId, { keys: keyList, startTs, endTs });
       for (const key of keyList) {
         const range = { deviceId, key, startTs, endTs };
         q.deleteRange.run(range);

@@ -142,6 +142,19 @@ const MIGRATIONS: string[] = [
     expiration_time INTEGER NOT NULL, created_time INTEGER NOT NULL);
   CREATE INDEX api_keys_user ON api_keys (user_id, created_time);
   `,
+  // Retention (sqlite-retention.ts): the values written with a TTL of their own, by expiry. A
+  // deleted device's entries go with its rows (its number may be given to a later device).
+  `
+  CREATE TABLE telemetry_expiry (
+    expires INTEGER NOT NULL, device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL,
+    PRIMARY KEY (expires, device, key, ts)) WITHOUT ROWID;
+  DROP TRIGGER devices_telemetry;
+  CREATE TRIGGER devices_telemetry AFTER DELETE ON devices BEGIN
+    DELETE FROM telemetry WHERE device = OLD.num;
+    DELETE FROM telemetry_latest WHERE device = OLD.num;
+    DELETE FROM telemetry_expiry WHERE device = OLD.num;
+  END;
+  `,
   // The telemetry ingest log (store/sqlite-telemetry-log.ts): batches append to it, folds move its
   // rows into telemetry and telemetry_latest. A folded row of a device that is gone is dropped: so that
   // a new device never takes a deleted one's number (and its rows), numbers now come from a counter.
@@ -157,12 +170,12 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
+/** The newest schema this dhi knows (PRAGMA user_version); a newer file is refused (sqlite-file.ts). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
 /** `to`: the schema version to stop at (tests build a database as an earlier dhi left it). */
-export function migrate(db: Database, defaultProfileId: string, now: number, to = MIGRATIONS.length): void {
+export function migrate(db: Database, defaultProfileId: string, now: number, to = SCHEMA_VERSION): void {
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > MIGRATIONS.length) {
-    throw new Error(`database schema version ${version} is newer than this dhi (${MIGRATIONS.length})`);
-  }
   for (let v = version; v < to; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]);

@@ -13,14 +13,15 @@
 // takes of it.
 //
 // Every FOLD_ROWS rows the whole log is folded, and a read folds first what it reads (the device, or
-// every device for reads across them): group-commit.ts read, and the store's deletes, so that a read
-// sees every acknowledged message. This side of the store keeps the books: which devices may have
-// rows waiting, and how many rows were gathered since the last fold.
+// every device for reads across them): group-commit.ts read, and the store's deletes and writes with
+// a TTL of their own, so that a read sees every acknowledged message and a delete or a cleanup deletes
+// what is in the tables for good. This side of the store keeps the books: which devices may have rows
+// waiting, and how many rows were gathered since the last fold of every row.
 import type { Database } from 'better-sqlite3';
 import { toCell } from './sqlite-values.js';
 import { DeletedMeanwhile, type KvEntry } from './types.js';
 import type { BufferedWrites } from './group-commit.js';
-import { createRowWriter, type FoldScope } from './sqlite-telemetry-log.js';
+import { createRowWriter, type FoldDrop, type FoldScope } from './sqlite-telemetry-log.js';
 
 /**
  * Rows gathered between two automatic folds. A fold holds the next batch back while it runs, and its
@@ -39,6 +40,8 @@ export interface TelemetryMessage {
   entries: KvEntry[];
 }
 
+const ALL: FoldScope = { all: true };
+
 /** A fold's scope as the store asks for it: one device (by id), or every device (null). */
 export type ReadScope = string | null;
 
@@ -46,29 +49,29 @@ export interface TelemetryWriter extends BufferedWrites<TelemetryMessage, FoldSc
   /** The scope of a fold that covers what a read of `scope` reads. */
   foldScope(scope: ReadScope): FoldScope;
   /**
-   * Folds the device's rows and takes them out of the log, inside the caller's transaction: before
-   * its time series are deleted from (a later fold would bring the deleted rows back).
+   * Folds the device's rows, inside the caller's transaction: before its time series are deleted from
+   * (`drop`: the delete's rows, sqlite-telemetry-log.ts), or given expiries (sqlite-retention.ts),
+   * which must find every acknowledged row in the tables.
    */
-  settle(deviceId: string): void;
+  settle(deviceId: string, drop?: FoldDrop): void;
   /** The device is deleted (its number is looked up again, and found missing). */
   forgetDevice(deviceId: string): void;
 }
 
 /**
- * `foldRows`: rows gathered between two automatic folds (FOLD_ROWS; tests take fewer). The log must
- * be empty (the store folds it when it opens): the books start empty.
+ * `foldRows`: rows gathered between two automatic folds (FOLD_ROWS; tests take fewer). The books start
+ * from what the log holds (rows a stop or a crash left there), so that reads fold them first.
  */
 export function createTelemetryWriter(db: Database, foldRows = FOLD_ROWS): TelemetryWriter {
   const numOf = db.prepare('SELECT num FROM devices WHERE id = ?').pluck();
   // A device keeps its number for life, and an id (a UUID) is never reused.
   const deviceNums = new Map<string, number>();
   const writer = createRowWriter(db);
-  const discard = db.prepare('DELETE FROM telemetry_log WHERE device = ?');
   let rows: unknown[] = [];
   /** Rows gathered since the last fold of every row (or its failure). */
-  let sinceFold = 0;
-  /** The devices whose rows gathered since may wait in the log. */
-  const waiting = new Set<number>();
+  let sinceFold = db.prepare('SELECT count(*) FROM telemetry_log').pluck().get() as number;
+  /** The devices whose rows may wait in the log. */
+  const waiting = new Set(db.prepare('SELECT DISTINCT device FROM telemetry_log').pluck().all() as number[]);
 
   function deviceNum(deviceId: string): number {
     let num = deviceNums.get(deviceId);
@@ -103,9 +106,11 @@ export function createTelemetryWriter(db: Database, foldRows = FOLD_ROWS): Telem
       rows = [];
       return taken;
     },
-    dueFold: () => (sinceFold >= foldRows ? { all: true } : undefined),
-    foldScope: (scope) => (scope === null ? { all: true } : deviceScope(scope)),
+    dueFold: () => (sinceFold >= foldRows ? ALL : undefined),
+    foldScope: (scope) => (scope === null ? ALL : deviceScope(scope)),
     needsFold: (scope) => ('device' in scope ? waiting.has(scope.device) : waiting.size > 0),
+    // Reads of several devices at once (device state loading a fleet): one pass over the log for all.
+    covering: (scopes) => (scopes.every((s) => 'device' in s && s.device === (scopes[0] as { device: number }).device) ? scopes[0] : ALL),
     fold: writer.fold,
     folded(scope, ok) {
       if ('device' in scope) {
@@ -116,12 +121,9 @@ export function createTelemetryWriter(db: Database, foldRows = FOLD_ROWS): Telem
       sinceFold = 0;
       if (ok) waiting.clear();
     },
-    settle(deviceId) {
-      // The books stay as they are: if this transaction rolls back, the rows are back in the log.
-      const scope = deviceScope(deviceId);
-      writer.fold(scope);
-      discard.run(scope.device);
-    },
+    // The books stay as they are (if this transaction rolls back, the rows are back in the log): a
+    // read of the device folds again, which finds nothing.
+    settle: (deviceId, drop) => writer.fold(deviceScope(deviceId), drop),
     forgetDevice: (deviceId) => deviceNums.delete(deviceId),
     rolledBack() {
       // Device numbers learnt inside the transaction may be gone, and key ids (sqlite-telemetry-log.ts).

@@ -1,54 +1,59 @@
 // The embedded default store: one SQLite file (WAL, every commit synced before it is answered:
 // see group-commit.ts) through better-sqlite3.
 // Statements are prepared once; device lookups by token are cached for the hot path.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
+import type { ConnectionOptions } from './sqlite-connection.js';
 import type Database from 'better-sqlite3';
-import { migrate } from './sqlite-schema.js';
+import { openStoreFile } from './sqlite-file.js';
 import { createGroupCommit } from './group-commit.js';
 import { createTelemetryCommitter } from './telemetry-committer.js';
-import { fromRow, toCell, type KvRow } from './sqlite-values.js';
+import { createWriteOutages } from './write-outages.js';
+import { fromRow, pick, toCell, type KvRow } from './sqlite-values.js';
 import {
   apiKeyCells, apiKeyFrom, customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
   updateOf, userCells, userFrom, type Row,
 } from './sqlite-rows.js';
 import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
-import { createAggregation } from './sqlite-aggregate.js';
+import { createSeriesReads } from './sqlite-series.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
-import { createTelemetryWriter, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
-import type { ClaimRecord, DeviceRecord, DeviceSeries, KvEntry, RuleRecord, Scope, Store } from './types.js';
+import { createTelemetryWriter } from './sqlite-telemetry.js';
+import { createRetention, ttlWrite } from './sqlite-retention.js';
+import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
 const ATTRIBUTE_CACHE_DEVICES = 50_000;
 
-/** `IN (...)` needs one placeholder per key; key lists are filtered in JS instead of building SQL per call. */
-const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
-  keys ? entries.filter((e) => keys.includes(e.key)) : entries;
-
 export interface StoreOptions extends ConnectionOptions {
   /** The number of writes of each transaction the group commit runs (dhi serve --metrics). */
   onCommitBatch?(writes: number): void;
+  /** write-outages.ts: how long writes must go through before a spell of refusals is over. */
+  outageQuietMs?: number;
+  /** sqlite-retention.ts: the server's time-series TTL in seconds (0: none), and how often a cleanup pass starts. */
+  ttlSeconds?: number;
+  retentionIntervalMs?: number;
 }
 
-/** `options`: settings of every connection to the file (tests fill a store with maxPageCount), and hooks. */
+/** How often a retention pass starts (a pass with nothing to delete costs ~5 µs per series). */
+const RETENTION_INTERVAL_MS = 10_000;
+
+/**
+ * `options`: settings of every connection to the file (tests fill a store with maxPageCount), hooks,
+ * and how soon a spell of refused writes ends (tests: at once, outageQuietMs 0).
+ */
 export function createSqliteStore(path: string, options: StoreOptions = {}): Store {
   // The connection settings also go to the telemetry worker, which takes no functions.
-  const { onCommitBatch, ...connection } = options;
+  const { onCommitBatch, outageQuietMs, ttlSeconds = 0, retentionIntervalMs = RETENTION_INTERVAL_MS, ...connection } = options;
   const onDisk = path !== ':memory:';
-  if (onDisk) mkdirSync(dirname(path), { recursive: true });
-  const db = openDatabase(path, connection);
-  migrate(db, randomUUID(), Date.now());
+  const { db, release } = openStoreFile(path, connection);
   const telemetry = createTelemetryWriter(db);
-  // What a stop (or a crash) left in the telemetry log goes into the tables before anything reads them.
   const foldAll = db.transaction(() => telemetry.fold({ all: true }));
-  foldAll();
   const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
-  const group = createGroupCommit(db, telemetry, committer, onCommitBatch);
+  const group = createGroupCommit(db, telemetry, committer, onCommitBatch, createWriteOutages(outageQuietMs));
   const lists = createLists(db);
   const keyQueries = createKeyQueries(db, telemetry.settle);
+  const retention = createRetention(db, { ttlSeconds, intervalMs: retentionIntervalMs });
+  retention.start(group.write);
+  const writeWithTtl = ttlWrite(telemetry, retention);
 
   const q = {
     deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
@@ -61,17 +66,13 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     updateDevice: updateOf(db, 'devices', deviceCells),
     deleteDevice: db.prepare('DELETE FROM devices WHERE id = ?'),
     nextRpcSeq: db.prepare('UPDATE devices SET rpc_seq = rpc_seq + 1 WHERE id = ? RETURNING rpc_seq - 1 AS id'),
-    latest: db.prepare(`SELECT k.key, l.ts, l.type, l.value FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
-      WHERE l.device = ${DEVICE_NUM('?')} ORDER BY k.key`),
-    // endTs is exclusive, as in ThingsBoard's TsKvRepository.findAllWithLimit.
-    rangeAsc: db.prepare(`SELECT @key AS key, ts, type, value FROM telemetry WHERE device = ${DEVICE_NUM('@deviceId')}
-      AND key = ${KEY_ID('@key')} AND ts >= @startTs AND ts < @endTs ORDER BY ts ASC LIMIT @limit`),
-    rangeDesc: db.prepare(`SELECT @key AS key, ts, type, value FROM telemetry WHERE device = ${DEVICE_NUM('@deviceId')}
-      AND key = ${KEY_ID('@key')} AND ts >= @startTs AND ts < @endTs ORDER BY ts DESC LIMIT @limit`),
-    telemetryCount: db.prepare(`SELECT count(*) AS n FROM telemetry WHERE device = ${DEVICE_NUM('?')}`),
     upsertAttribute: db.prepare(`INSERT INTO attributes (device_id, scope, key, type, value, last_update_ts)
       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, scope, key)
       DO UPDATE SET type=excluded.type, value=excluded.value, last_update_ts=excluded.last_update_ts`),
+    flaggedByAttribute: db.prepare(`SELECT device_id FROM attributes WHERE scope = 'SERVER_SCOPE' AND key = ?
+      AND type = 'BOOLEAN' AND value = 1`).pluck(),
+    flaggedByTelemetry: db.prepare(`SELECT d.id FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
+      JOIN devices d ON d.num = l.device WHERE k.key = ? AND l.type = 'BOOLEAN' AND l.value = 1`).pluck(),
     deleteAttribute: db.prepare('DELETE FROM attributes WHERE device_id = ? AND scope = ? AND key = ?'),
     attributes: db.prepare(`SELECT key, last_update_ts AS ts, type, value FROM attributes
       WHERE device_id = ? AND scope = ? ORDER BY key`),
@@ -151,36 +152,26 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const ruleFrom = (r: Row | undefined): RuleRecord | undefined =>
     r && { method: r.method as string, type: r.type as RuleRecord['type'], reply: r.reply ? JSON.parse(r.reply as string) : null };
 
-  const aggregation = createAggregation(db);
-  /** A device's time series, read once group commit has folded its rows out of the telemetry log. */
-  const seriesOf = (deviceId: string): DeviceSeries => ({
-    latest: (keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
-    range(query) {
-      const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;
-      const { startTs, endTs, limit } = query;
-      return query.keys.flatMap((key) => (stmt.all({ deviceId, key, startTs, endTs, limit }) as KvRow[]).map(fromRow));
-    },
-    aggregate: (query) => aggregation.aggregateTelemetry(deviceId, query),
-    nextTs: (key, fromTs, endTs) => aggregation.nextTelemetryTs(deviceId, key, fromTs, endTs),
-    count: () => count(q.telemetryCount, deviceId),
-    keys: () => keyQueries.reads.telemetryKeys(deviceId),
-  });
+  const seriesOf = createSeriesReads(db, keyQueries.reads.telemetryKeys);
 
   const store: Store = {
     ...keyQueries.store,
     ...createCredentialQueries(db),
     write: group.write,
+    watchOutages: group.watchOutages,
     async close() {
+      await retention.stop();
       await group.close();
       await committer?.close();
       // The file holds everything in its tables once closed. A full disk may refuse the fold: the log
-      // keeps the rows, and the next open folds them.
+      // keeps the rows, and reads after the next open fold them first.
       try {
         foldAll();
       } catch {
         // kept in the log
       }
       db.close();
+      release();
     },
 
     deviceByToken(token) {
@@ -209,7 +200,10 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     },
     nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
 
-    writeTelemetry: (deviceId, entries, done, ctx) => group.writeBuffered({ deviceId, entries }, done, ctx),
+    writeTelemetry(deviceId, entries, done, ctx, ttlSeconds = 0) {
+      if (ttlSeconds === 0) return group.writeBuffered({ deviceId, entries }, done, ctx);
+      group.write(writeWithTtl, { deviceId, entries, ttlSeconds }).then(() => done(null, ctx), (error: Error) => done(error, ctx));
+    },
     readTelemetry: (deviceId, read) => group.read(telemetry.foldScope(deviceId), () => read(seriesOf(deviceId))),
     profileTelemetryKeys: (profileId) => group.read(telemetry.foldScope(null), () => keyQueries.reads.profileTelemetryKeys(profileId)),
 
@@ -222,6 +216,8 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
       return keys.filter((key) => q.deleteAttribute.run(deviceId, scope, key).changes > 0);
     },
     attributes: (deviceId, scope: Scope, keys) => pick(cachedAttributes(deviceId, scope), keys),
+    devicesFlagged: async (key, where) => (where === 'SERVER_SCOPE'
+      ? q.flaggedByAttribute.all(key) : await group.read(telemetry.foldScope(null), () => q.flaggedByTelemetry.all(key))) as string[],
 
     insertRpc: (r) => void q.insertRpc.run(r.id, r.deviceId, r.requestId, r.method, r.params,
       r.oneway ? 1 : 0, r.persistent ? 1 : 0, r.status, r.expirationTime, r.createdTime, r.response, r.retries,

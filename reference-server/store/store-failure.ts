@@ -1,8 +1,29 @@
-// A store failure that crosses from the telemetry worker to the event loop. Structured cloning keeps
-// only a native Error's message and drops the rest, and turns better-sqlite3's SqliteError (not a
-// native Error to V8) into a plain object holding its code: sent as a reply, that object was an
-// answer 200 with `{"code":"SQLITE_FULL"}` as its body, for rows that were never stored. So the worker
-// sends what the error says, and the loop makes an Error of it again.
+// What a failed write tells its caller. SQLite's codes for a store that cannot take writes for now
+// (a full disk, a failed write or sync, another process holding the database) become
+// StoreUnavailable, which the server answers 503; other failures reach the caller as they are.
+//
+// A failure of the telemetry worker crosses to the event loop as a description. Structured cloning
+// keeps only a native Error's message and drops the rest, and turns better-sqlite3's SqliteError (not
+// a native Error to V8) into a plain object holding its code: sent as a reply, that object was an
+// answer 200 with `{"code":"SQLITE_FULL"}` as its body, for rows that were never stored (issue 29).
+import { StoreUnavailable } from './types.js';
+
+/** SQLite's primary result codes of a store that cannot take writes, and what each means. */
+const UNAVAILABLE: Record<string, string> = {
+  SQLITE_FULL: 'the database or its disk is full',
+  SQLITE_IOERR: 'the disk failed a read, write or sync',
+  SQLITE_BUSY: 'another process holds the database',
+  SQLITE_READONLY: 'the database file cannot be written',
+};
+
+/** The failure as the store's caller gets it: StoreUnavailable for the codes above, else itself. */
+export function storeFailure(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  // Extended codes (SQLITE_IOERR_FSYNC) fall under their primary code.
+  const reason = UNAVAILABLE[code.split('_', 2).join('_')];
+  return reason === undefined ? error : new StoreUnavailable(`${reason} (${code})`, code);
+}
 
 /** What crosses the thread: the error's message and its code (SQLITE_FULL, ...). */
 export interface FailureDescription {

@@ -11,6 +11,35 @@ export type JsonObject = { [key: string]: JsonValue };
 /** A write names a row (a device) deleted while the request was on its way. */
 export class DeletedMeanwhile extends Error {}
 
+/**
+ * The store cannot take writes for now: its disk (or its size limit) is full, the disk failed a write
+ * or a sync, or another process holds the database. Nothing of the write was kept; reads go on, and
+ * writes succeed again once the cause is gone, without a restart.
+ */
+export class StoreUnavailable extends Error {
+  constructor(
+    message: string,
+    /** SQLite's extended result code (SQLITE_FULL, SQLITE_IOERR_FSYNC, ...). */
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/** The store's file cannot be used (not a database, a newer schema, no access, held by another dhi serve): what and what to do. */
+export class StoreFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreFileError';
+  }
+}
+
+/** A spell of writes refused with StoreUnavailable: told once when it begins and once when it ends. */
+export type WriteOutage =
+  | { state: 'began'; error: StoreUnavailable }
+  | { state: 'ended'; refused: number; ms: number };
+
 export type Scope = 'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE';
 export type ValueType = 'BOOLEAN' | 'LONG' | 'DOUBLE' | 'STRING' | 'JSON';
 
@@ -285,6 +314,11 @@ export interface Store {
    */
   write<T, A = undefined>(fn: (arg: A) => T, arg?: A): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Tells `listener` when writes begin to be refused with StoreUnavailable and when they go through
+   * again (once each, not once per write); returns what stops it.
+   */
+  watchOutages(listener: (outage: WriteOutage) => void): () => void;
 
   // devices
   /** The device with this access token (ACCESS_TOKEN credentials only: the HTTP device API). */
@@ -308,9 +342,10 @@ export interface Store {
   // telemetry
   /**
    * A write of its own, grouped with the others as write() does; `done` is told once it is committed
-   * and synced, or refused (group-commit.ts, buffered writes).
+   * and synced, or refused (group-commit.ts, buffered writes). `ttlSeconds`: the values' own TTL
+   * (ThingsBoard's saveEntityTelemetryWithTTL; 0 or none: the server's), sqlite-retention.ts.
    */
-  writeTelemetry<C>(deviceId: string, entries: KvEntry[], done: Written<C>, ctx: C): void;
+  writeTelemetry<C>(deviceId: string, entries: KvEntry[], done: Written<C>, ctx: C, ttlSeconds?: number): void;
   /**
    * Runs `read` over the device's stored time series once every telemetry write of it answered before
    * the call is in them, and resolves with its result (at once when none waits; sqlite-telemetry.ts).
@@ -331,6 +366,11 @@ export interface Store {
   /** Returns the keys that existed and were removed. */
   deleteAttributes(deviceId: string, scope: Scope, keys: string[]): string[];
   attributes(deviceId: string, scope: Scope, keys?: string[]): KvEntry[];
+  /**
+   * The devices whose server attribute (or latest telemetry, every answered write included) `key` is
+   * the boolean true (device state).
+   */
+  devicesFlagged(key: string, where: 'SERVER_SCOPE' | 'TELEMETRY'): Promise<string[]>;
   /** Attribute keys of one scope, sorted; or of every scope, scope by scope (CLIENT, SERVER, SHARED). */
   attributeKeys(deviceId: string, scope?: Scope): string[];
 

@@ -29,7 +29,8 @@ describe('attributes through the control API', () => {
     expect((await api('POST', attributesPath(device.id, 'SERVER_SCOPE'), { secret: '42' })).status).toBe(200);
     const server_ = (await api('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/SERVER_SCOPE`)).json();
     // REST values keep their JSON types: the string "42" is not cast to a number.
-    expect(server_).toEqual([{ key: 'secret', value: '42', lastUpdateTs: expect.any(Number) }]);
+    // `active` is the device state's (device-state.ts), saved when the device was created.
+    expect(server_).toEqual([{ key: 'active', value: false, lastUpdateTs: expect.any(Number) }, { key: 'secret', value: '42', lastUpdateTs: expect.any(Number) }]);
     expect((await call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes`)).json()).toEqual({ shared: { a: 1 } });
   });
 
@@ -64,7 +65,7 @@ describe('attributes through the control API', () => {
     const blank = await api('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes?keys=c,,a`);
     expect(blank.json()).toMatchObject({ status: 400, errorCode: 31, message: 'Incorrect attribute key ' });
     expect((await api('DELETE', `/api/plugins/telemetry/DEVICE/${device.id}/SERVER_SCOPE?key=a,b`)).status).toBe(200);
-    expect(((await read('')).json() as { key: string }[]).map((e) => e.key)).toEqual(['c']);
+    expect(((await read('')).json() as { key: string }[]).map((e) => e.key)).toEqual(['active', 'c']);
     const empty = await api('DELETE', `/api/plugins/telemetry/DEVICE/${device.id}/SERVER_SCOPE`);
     expect(empty.json()).toMatchObject({ status: 400, message: 'Empty keys: []' });
   });

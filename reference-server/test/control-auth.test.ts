@@ -13,6 +13,7 @@ import { createSigner } from 'fast-jwt';
 import { call, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
 import { client, loginAs } from './control-helpers.js';
 import type { ServerContext } from '../context.js';
+import { createDeviceState } from '../device-state.js';
 
 const JWT_SECRET = 'control-auth-test-secret';
 let server: TestServer;
@@ -29,7 +30,7 @@ describe('the contract and the handlers', () => {
     const store = createSqliteStore(':memory:');
     const polls = createLongPolls();
     const ctx: ServerContext = {
-      config: validateConfig({ db: ':memory:' }), listening: {}, store, polls, rpc: createRpcService(store, polls),
+      config: validateConfig({ db: ':memory:' }), listening: {}, store, deviceState: createDeviceState(store, validateConfig({}), () => undefined), polls, rpc: createRpcService(store, polls),
       attributes: createAttributeService(store, polls), rules: createRuleEngine(store),
     };
     const handlers = { ...deviceApiHandlers(ctx), ...createControlApi(ctx).handlers };

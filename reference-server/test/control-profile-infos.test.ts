@@ -59,7 +59,7 @@ describe('device profile infos', () => {
     await call(server.httpUrl, 'POST', `/api/v1/${a.token}/attributes`, { ca: 1 });
     await api('POST', `/api/plugins/telemetry/DEVICE/${b.id}/attributes/SHARED_SCOPE`, { sa: 1 });
     expect((await api('GET', `/api/deviceProfile/devices/keys/timeseries?deviceProfileId=${profile}`)).json()).toEqual(['t1', 't2']);
-    expect((await api('GET', `/api/deviceProfile/devices/keys/attributes?deviceProfileId=${profile}`)).json()).toEqual(['ca', 'sa']);
+    expect((await api('GET', `/api/deviceProfile/devices/keys/attributes?deviceProfileId=${profile}`)).json()).toEqual(['active', 'ca', 'sa']);
     expect((await api('GET', '/api/deviceProfile/devices/keys/timeseries')).json()).toEqual(expect.arrayContaining(['t1', 't2', 'elsewhere']));
     expect((await api('GET', `/api/deviceProfile/devices/keys/timeseries?deviceProfileId=${UNKNOWN_ID}`)).status).toBe(404);
   });

@@ -22,7 +22,8 @@ describe('key lists', () => {
     await api('POST', `${base(device)}/attributes/SHARED_SCOPE`, { target: 3, both: 2 });
     await api('POST', `${base(device)}/attributes/SERVER_SCOPE`, { inventory: 'x' });
     expect((await api('GET', `${base(device)}/keys/timeseries`)).json()).toEqual(['hum', 'temp']);
-    expect((await api('GET', `${base(device)}/keys/attributes`)).json()).toEqual(['both', 'fw', 'inventory', 'both', 'target']);
+    // `active`: the device state's server attribute, there from the device's creation (ThingsBoard's TelemetryApiClientTest counts it too).
+    expect((await api('GET', `${base(device)}/keys/attributes`)).json()).toEqual(['both', 'fw', 'active', 'inventory', 'both', 'target']);
     expect((await api('GET', `${base(device)}/keys/attributes/SHARED_SCOPE`)).json()).toEqual(['both', 'target']);
     expect((await api('GET', `${base(device)}/keys/attributes/BOGUS_SCOPE`)).status).toBe(400);
     const missing = await api('GET', `${base(UNKNOWN_ID)}/keys/timeseries`);
@@ -36,7 +37,7 @@ describe('key lists', () => {
     await api('POST', `${base(device)}/attributes/SHARED_SCOPE`, { s: 'shared' });
     await api('POST', `${base(device)}/attributes/SERVER_SCOPE`, { v: 5 });
     const all = (await api('GET', `${base(device)}/values/attributes`)).json() as { key: string; value: unknown; lastUpdateTs: number }[];
-    expect(all.map(({ key, value }) => ({ key, value }))).toEqual([{ key: 'c', value: true }, { key: 'v', value: 5 }, { key: 's', value: 'shared' }]);
+    expect(all.map(({ key, value }) => ({ key, value }))).toEqual([{ key: 'c', value: true }, { key: 'active', value: false }, { key: 'v', value: 5 }, { key: 's', value: 'shared' }]);
     expect(all.every((e) => e.lastUpdateTs > 0)).toBe(true);
     const some = (await api('GET', `${base(device)}/values/attributes?keys=s,c`)).json() as { key: string }[];
     expect(some.map((e) => e.key)).toEqual(['c', 's']);

@@ -3,8 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { request, type Dispatcher } from 'undici';
-import { startServer, type RunningServer } from '../server.js';
+import { createSqliteStore } from '../store/sqlite.js';
+import { startServer, type RunningServer, type StartOptions } from '../server.js';
 import { newDevice } from '../device-records.js';
 import type { ServerConfig } from '../config.js';
 import type { ServerContext } from '../context.js';
@@ -19,13 +21,32 @@ export interface TestServer extends RunningServer {
   dir: string;
 }
 
+/**
+ * A file store at `path` that may grow by `spare` pages beyond what it holds now (SQLite's
+ * max_page_count): a store that fills up, and answers SQLITE_FULL, without a full disk. A spell of
+ * refused writes ends at the first commit after it (no quiet time to wait out).
+ */
+export async function storeWithRoomFor(path: string, spare: number): Promise<Store> {
+  await createSqliteStore(path).close();
+  const file = new Database(path);
+  const pages = file.pragma('page_count', { simple: true }) as number;
+  file.close();
+  return createSqliteStore(path, { maxPageCount: pages + spare, outageQuietMs: 0 });
+}
+
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'dhi-test-'));
 }
 
-export async function startTestServer(config: Partial<ServerConfig> = {}, dir = tempDir()): Promise<TestServer> {
+/** The longest interval a Node timer takes. */
+const WHEN_ASKED = 2 ** 31 - 1;
+
+/** `options`: a store of the test's own (at dir/dhi.db), where the log lines go. */
+export async function startTestServer(config: Partial<ServerConfig> = {}, dir = tempDir(), options: StartOptions = {}): Promise<TestServer> {
   const dbPath = join(dir, 'dhi.db');
-  const server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: dbPath, logLevel: 'silent', ...config });
+  // Device state is saved when a test asks (or the server stops), so that no key list changes under a test.
+  const state = { stateFlushIntervalMs: WHEN_ASKED, stateCheckIntervalMs: WHEN_ASKED };
+  const server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: dbPath, logLevel: 'silent', ...state, ...config }, options);
   return { ...server, ctx: server.app.dhi, dbPath, dir };
 }
 

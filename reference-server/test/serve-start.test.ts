@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../server.js';
@@ -8,6 +9,7 @@ import { ListenError } from '../listeners.js';
 import { banner, exposureWarning } from '../cli.js';
 import { validateConfig } from '../config.js';
 import { tempDir } from './helpers.js';
+import { createSqliteStore } from '../store/sqlite.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const held: Server[] = [];
@@ -64,6 +66,15 @@ describe('a taken port', () => {
 
 describe('start-up banner', () => {
   const running = { httpUrl: 'http://127.0.0.1:8080', httpsUrl: 'https://127.0.0.1:8443' } as Parameters<typeof banner>[0];
+
+  it('names the database with its size and how long values are kept', async () => {
+    const db = join(tempDir(), 'dhi.db');
+    const store = createSqliteStore(db);
+    await store.close();
+    const size = `${(statSync(db).size / 1_048_576).toFixed(1)} MB`;
+    expect(banner(running, validateConfig({ db }))).toContain(`  database   ${db} (${size} + 0.0 MB WAL; values kept forever: --ttl); request logs: --log-level debug; stop: Ctrl-C`);
+    expect(banner(running, validateConfig({ db, ttlSeconds: 86_400 }))).toContain(`  database   ${db} (${size} + 0.0 MB WAL; values kept 86400 s); request logs: --log-level debug; stop: Ctrl-C`);
+  });
 
   it('names the URLs, the docs and the login', () => {
     const text = banner(running, validateConfig({})).join('\n');

@@ -8,8 +8,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../store/sqlite.js';
 import { newDevice } from '../device-records.js';
-import { tempDir } from './helpers.js';
-import type { DeviceRecord, KvEntry, Store } from '../store/types.js';
+import { storeWithRoomFor, tempDir } from './helpers.js';
+import { StoreUnavailable, type DeviceRecord, type KvEntry, type Store } from '../store/types.js';
 
 /** Room for a few dozen of the values below (4 KB pages) beyond an empty store. */
 const SPARE_PAGES = 40;
@@ -24,14 +24,11 @@ type Outcome = { ts: number; error: Error | null };
 /** A file store with one device whose file may grow by SPARE_PAGES pages, and its path. */
 async function fullableStore(): Promise<{ store: Store; device: DeviceRecord; path: string }> {
   const path = join(tempDir(), 'full.db');
-  const sizing = createSqliteStore(path);
-  const device = newDevice({ name: 'filler', profileId: sizing.defaultProfile().id });
-  await sizing.write(() => sizing.insertDevice(device));
-  await sizing.close();
-  const file = new Database(path);
-  const pages = file.pragma('page_count', { simple: true }) as number;
-  file.close();
-  return { store: createSqliteStore(path, { maxPageCount: pages + SPARE_PAGES }), device, path };
+  const setup = createSqliteStore(path);
+  const device = newDevice({ name: 'filler', profileId: setup.defaultProfile().id });
+  await setup.write(() => setup.insertDevice(device));
+  await setup.close();
+  return { store: await storeWithRoomFor(path, SPARE_PAGES), device, path };
 }
 
 const telemetry = (store: Store, deviceId: string, ts: number) =>
@@ -57,11 +54,12 @@ async function fill(send: (store: Store, deviceId: string, ts: number) => Promis
   return { outcomes, path };
 }
 
-/** The outcomes split, with the refusals checked: each an Error saying the store is full. */
+/** The outcomes split, with the refusals checked: each a StoreUnavailable saying the store is full. */
 function split(outcomes: Outcome[]): { acknowledged: number[]; refused: number[] } {
   const refused = outcomes.filter((o) => o.error);
   for (const { error } of refused) {
-    expect(error).toBeInstanceOf(Error);
+    // An Error (the worker's SqliteError arrived as a plain object, answered 200), saying why.
+    expect(error).toBeInstanceOf(StoreUnavailable);
     expect(error, error!.message).toMatchObject({ code: 'SQLITE_FULL' });
   }
   const acknowledged = outcomes.filter((o) => !o.error).map((o) => o.ts);

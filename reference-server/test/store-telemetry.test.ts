@@ -193,6 +193,33 @@ describe('time series keyed by integers', () => {
     });
   });
 
+  it('deletes rows still in the log as if they had been written one by one: the latest value kept, or rewritten from the rest', async () => {
+    await withDevice(async (store, device) => {
+      const send = (key: string, ts: number, value: number) => writeTelemetry(store, device.id, [{ key, ts, type: 'LONG', value }]);
+      const read = () => store.readTelemetry(device.id, (s) => [
+        s.latest().map(({ key, ts, value }) => [key, ts, value]),
+        s.range({ keys: ['a', 'b'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ key, ts }) => [key, ts]),
+      ]);
+      await Promise.all([send('a', 10, 1), send('a', 20, 2), send('a', 30, 3), send('b', 10, 4), send('b', 20, 5)]);
+      // Of a: the range without its latest value (kept, as ThingsBoard keeps it); of b: the latest value
+      // too, rewritten from the newest row left, which is still in the log.
+      await store.write(() => store.deleteTelemetry(device.id, ['a'], { startTs: 15, endTs: 100, deleteLatest: false, rewriteLatest: false }));
+      await store.write(() => store.deleteTelemetry(device.id, ['b'], { startTs: 15, endTs: 100, deleteLatest: true, rewriteLatest: true }));
+      expect(await read()).toEqual([[['a', 30, 3], ['b', 10, 4]], [['a', 10], ['b', 10]]]);
+      expect(await store.profileTelemetryKeys(null)).toEqual(['a', 'b']);
+      expect(await read()).toEqual([[['a', 30, 3], ['b', 10, 4]], [['a', 10], ['b', 10]]]);
+    });
+  });
+
+  it('finds the devices flagged by a latest value still in the log (device state at start-up)', async () => {
+    await withDevice(async (store, device) => {
+      await writeTelemetry(store, device.id, [{ key: 'active', ts: 1, type: 'BOOLEAN', value: true }]);
+      expect(await store.devicesFlagged('active', 'TELEMETRY')).toEqual([device.id]);
+      await writeTelemetry(store, device.id, [{ key: 'active', ts: 2, type: 'BOOLEAN', value: false }]);
+      expect(await store.devicesFlagged('active', 'TELEMETRY')).toEqual([]);
+    });
+  });
+
   it('keeps a latest value newer than any the log holds, and one deleted meanwhile stays deleted until a newer message', async () => {
     await withDevice(async (store, device) => {
       const send = (ts: number, value: number) => writeTelemetry(store, device.id, [{ key: 'k', ts, type: 'LONG', value }]);

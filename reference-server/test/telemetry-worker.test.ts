@@ -138,9 +138,9 @@ describe('the telemetry log', () => {
     try {
       await t.send([long('a', 1, 1), long('b', 1, 2)]);
       expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([2, 0, 0]);
-      // A read folds the device first: it sees every answered message (the rows stay in the log).
+      // A read folds the device first: it sees every answered message (taken out of the log).
       expect(await t.latest()).toEqual([{ key: 'a', ts: 1, value: 1 }, { key: 'b', ts: 1, value: 2 }]);
-      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([2, 2, 1]);
+      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([0, 2, 1]);
       // Eight rows gathered (six needed): the fold of every row runs before the next batch.
       await t.send([long('a', 2, 3), long('b', 2, 4), long('c', 2, 5), long('a', 3, 6), long('b', 3, 7), long('c', 3, 8)]);
       await t.send([long('a', 4, 9)]);
@@ -151,7 +151,7 @@ describe('the telemetry log', () => {
     }
   });
 
-  it('folds for a read only the device it reads, leaving its rows in the log for the fold of every row, which enough rows start', async () => {
+  it('folds for a read only the device it reads, taking its rows out of the log, and every row once enough rows were gathered', async () => {
     const t = setup(8);
     try {
       t.db.prepare(`INSERT INTO devices (id, name, type, token, credentials_type, profile_id, created_time)
@@ -163,12 +163,12 @@ describe('the telemetry log', () => {
       await Promise.all([sendAs(DEVICE, [long('a', 1, 1), long('b', 1, 2)]), sendAs('device-2', [long('a', 1, 3)])]);
       // The read of the first device sees its rows; the second's are not folded.
       expect(await t.group.read(t.writer.foldScope(DEVICE), () => latestOf(1))).toEqual([{ ts: 1, value: 1 }, { ts: 1, value: 2 }]);
-      expect([stored(1), stored(2), t.rows('telemetry_log')]).toEqual([2, 0, 3]);
-      // A newer value of the first device, then a read of it: its rows fold again, the newest wins.
+      expect([stored(1), stored(2), t.rows('telemetry_log')]).toEqual([2, 0, 1]);
+      // A newer value of the first device at the same ts, then a read of it: the newest wins.
       await sendAs(DEVICE, [long('a', 1, 4)]);
       expect(await t.group.read(t.writer.foldScope(DEVICE), () => latestOf(1))).toEqual([{ ts: 1, value: 4 }, { ts: 1, value: 2 }]);
-      // Eight rows since the last fold of every row: the next one runs before the next batch, and
-      // replays the first device's rows in order (the latest stays the newest).
+      // Eight rows since the last fold of every row: the next one runs before the next batch (the
+      // latest values stay the newest).
       await Promise.all([sendAs('device-2', [long('b', 2, 5), long('c', 2, 6), long('d', 2, 7)]), sendAs(DEVICE, [long('c', 3, 8)])]);
       await sendAs('device-2', [long('e', 4, 9)]);
       expect([stored(1), stored(2), t.rows('telemetry_log')]).toEqual([3, 4, 1]);
@@ -181,7 +181,7 @@ describe('the telemetry log', () => {
     }
   });
 
-  it('fails the reads waiting for a fold that failed, keeps its rows in the log, and folds them at the next read', async () => {
+  it('fails the reads whose fold fails (committed or not), keeps its rows in the log, and folds them at the next read', async () => {
     const t = setup();
     try {
       t.db.exec("CREATE TRIGGER poison BEFORE INSERT ON telemetry WHEN NEW.value = 13 BEGIN SELECT RAISE(ABORT, 'poisoned row'); END");
@@ -196,7 +196,7 @@ describe('the telemetry log', () => {
     }
   });
 
-  it('folds what a crash left in the log when the store next opens the file', async () => {
+  it('keeps what a crash left in the log when the store next opens the file, and folds it for a read', async () => {
     const dir = tempDir();
     const path = join(dir, 'crashed.db');
     const store = createSqliteStore(path);

@@ -112,6 +112,17 @@ describe('the OpenAPI contract', () => {
     }
   });
 
+  it('documents 503 with the error body and Retry-After on every operation that writes', () => {
+    // Writing methods that store nothing: tokens are signed, a client RPC asks the rule engine.
+    const storesNothing = ['login', 'refreshToken', 'postClientRpc'];
+    const writes = contract.operations.filter((o) => ['post', 'put', 'delete'].includes(o.method) && o.responses['200'] && !storesNothing.includes(o.operationId));
+    expect(writes.length).toBeGreaterThan(30);
+    for (const operation of writes) {
+      expectErrorBody(operation, '503');
+      expect(operation.responses['503'].headers, `${operation.operationId} 503 headers`).toEqual(['Retry-After']);
+    }
+  });
+
   it('answers the long polls with 408 and an empty body', () => {
     for (const op of [4, 5]) {
       const operation = deviceOperations(contract).find((o) => o.op === op)!;

@@ -1,0 +1,171 @@
+// `npm run bench:soak`: a long run of a mixed fleet (dhi simulate's mixed scenario: telemetry,
+// attribute and RPC long polls, shared attributes and server RPC from the driver, client RPC) against
+// `dhi serve` in a child process, to show that it stays flat. Each minute it records the server's
+// resident memory and open descriptors, the sizes of the database and its WAL (the peaks of samples
+// taken every 5 s), and the requests, errors and p99 latency of each path in that minute. At the end:
+// the verdict of the issue's goals after the warm-up (RSS and descriptors within 10 %, the WAL
+// bounded, p99 steady, no error). JSON in reports/bench-soak/<timestamp>.json.
+//
+//   npm run bench:soak -- --duration 60m --devices 2000 --interval 1000 --ttl 300
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { durationMs, integer } from '../../cli/option-parsers.js';
+import { configFromOptions } from '../../simulator/cli.js';
+import { runSimulation } from '../../simulator/engine.js';
+import { addEncoded, createHistogram, latencyStats } from '../../simulator/histograms.js';
+import { errorTotal, type MetricsDelta, type PathName } from '../../simulator/metrics.js';
+import { WAL_CHECKPOINT_PAGES } from '../store/sqlite-connection.js';
+import { startServe } from './serve-process.js';
+import { peakOf, sampleServer, type ServerSample } from './soak-sample.js';
+import type { Histogram } from 'hdr-histogram-js';
+
+const SAMPLE_MS = 5000;
+const MINUTE_MS = 60_000;
+/**
+ * The goals: RSS and descriptors within 10 % after the warm-up, each minute's p99 within twice its
+ * median minute (or within 25 ms of it: a few milliseconds of scheduling on a shared machine are not
+ * a trend).
+ */
+const FLAT = 1.1;
+const STEADY = 2;
+const STEADY_SLACK_MS = 25;
+/** A WAL past twice its checkpoint threshold (4 KB pages) means checkpoints are not keeping up. */
+const WAL_BOUND_BYTES = 2 * WAL_CHECKPOINT_PAGES * 4096;
+
+interface SoakOptions {
+  duration: number;
+  warmup: number;
+  devices: number;
+  interval: number;
+  ttl: number;
+}
+
+interface Minute {
+  minute: number;
+  server: ServerSample;
+  requests: number;
+  errors: number;
+  p99Ms: Partial<Record<PathName, number>>;
+}
+
+/** Measurements of the current minute, folded from the simulator's deltas. */
+function createWindow() {
+  let paths = new Map<PathName, { ok: number; errors: number; histogram: Histogram }>();
+  return {
+    absorb(delta: MetricsDelta) {
+      for (const phase of [delta.warmup, delta.steady]) {
+        for (const [path, d] of Object.entries(phase) as [PathName, NonNullable<(typeof phase)[PathName]>][]) {
+          let cell = paths.get(path);
+          if (!cell) paths.set(path, (cell = { ok: 0, errors: 0, histogram: createHistogram() }));
+          cell.ok += d.ok;
+          cell.errors += errorTotal(d.errors);
+          addEncoded(cell.histogram, d.histogram);
+        }
+      }
+    },
+    close(minute: number, server: ServerSample): Minute {
+      const closed = paths;
+      paths = new Map();
+      const cells = [...closed.entries()];
+      return {
+        minute,
+        server,
+        requests: cells.reduce((n, [, c]) => n + c.ok + c.errors, 0),
+        errors: cells.reduce((n, [, c]) => n + c.errors, 0),
+        p99Ms: Object.fromEntries(cells.map(([path, c]) => [path, latencyStats(c.histogram).p99])),
+      };
+    },
+  };
+}
+
+const spread = (values: number[]) => (values.length ? Math.max(...values) / Math.max(1, Math.min(...values)) : 1);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** The goals, over the minutes after the warm-up. */
+function verdictOf(minutes: Minute[], warmupMinutes: number) {
+  const steady = minutes.filter((m) => m.minute > warmupMinutes);
+  const rssSpread = spread(steady.map((m) => m.server.rssBytes));
+  const fdSpread = spread(steady.map((m) => m.server.openFds));
+  const walPeak = Math.max(0, ...minutes.map((m) => m.server.walBytes));
+  const paths = [...new Set(steady.flatMap((m) => Object.keys(m.p99Ms)))] as PathName[];
+  const p99 = Object.fromEntries(paths.map((path) => {
+    const series = steady.map((m) => m.p99Ms[path]).filter((v): v is number => v !== undefined);
+    const [mid, max] = [median(series), Math.max(...series)];
+    return [path, { medianMs: mid, maxMs: max, steady: max <= STEADY * mid || max - mid <= STEADY_SLACK_MS }];
+  }));
+  const errors = minutes.reduce((n, m) => n + m.errors, 0);
+  return {
+    minutesAfterWarmup: steady.length,
+    rss: { spread: rssSpread, flat: rssSpread <= FLAT },
+    openFds: { spread: fdSpread, flat: fdSpread <= FLAT },
+    wal: { peakBytes: walPeak, boundBytes: WAL_BOUND_BYTES, bounded: walPeak <= WAL_BOUND_BYTES },
+    p99,
+    errors,
+    passed: steady.length > 0 && rssSpread <= FLAT && fdSpread <= FLAT && walPeak <= WAL_BOUND_BYTES && errors === 0 && Object.values(p99).every((p) => p.steady),
+  };
+}
+
+const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
+
+async function soak(options: SoakOptions): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-soak-'));
+  const db = join(dir, 'soak.db');
+  const serve = await startServe(db, false, ['--ttl', String(options.ttl)]);
+  const startedAt = new Date().toISOString();
+  const window = createWindow();
+  const minutes: Minute[] = [];
+  let samples: ServerSample[] = [];
+  let minuteStarted = Date.now();
+  const sampler = setInterval(() => samples.push(sampleServer(serve.child.pid!, db)), SAMPLE_MS);
+  const closeMinute = () => {
+    minuteStarted = Date.now();
+    samples.push(sampleServer(serve.child.pid!, db));
+    const minute = window.close(minutes.length + 1, peakOf(samples));
+    samples = [];
+    minutes.push(minute);
+    const p99 = Object.entries(minute.p99Ms).map(([path, ms]) => `${path} ${ms}`).join(', ');
+    console.log(`minute ${minute.minute}: RSS ${mb(minute.server.rssBytes)} MB, ${minute.server.openFds} fds, db ${mb(minute.server.dbBytes)} MB, WAL ${mb(minute.server.walBytes)} MB, ${minute.requests} requests, ${minute.errors} errors, p99 ms: ${p99}`);
+  };
+  const minuteTimer = setInterval(closeMinute, MINUTE_MS);
+  try {
+    const config = configFromOptions({
+      target: serve.http, devices: options.devices, duration: options.duration, warmup: options.warmup, scenario: 'mixed',
+      interval: options.interval, username: 'tenant@thingsboard.org', password: 'tenant', reportDir: '', workers: 0, seed: 1,
+      keepDevices: false, insecure: false, prometheusHost: '127.0.0.1', prometheusLinger: 0,
+    });
+    console.error(`bench:soak: ${options.devices} devices (mixed, telemetry every ${options.interval} ms), ${options.duration / MINUTE_MS} min, dhi serve --ttl ${options.ttl}, database ${db}`);
+    await runSimulation(config, (event) => {
+      if (event.type === 'measured') window.absorb(event.delta);
+      if (event.type === 'warning') console.error(`bench:soak: simulator: ${event.message}`);
+    });
+  } finally {
+    clearInterval(sampler);
+    clearInterval(minuteTimer);
+  }
+  // The last, partial minute counts when it holds more than half a minute of the run.
+  if (Date.now() - minuteStarted > MINUTE_MS / 2) closeMinute();
+  serve.child.kill('SIGTERM');
+  const exitCode = await serve.exited;
+  const verdict = verdictOf(minutes, Math.ceil(options.warmup / MINUTE_MS));
+  const results = { startedAt, node: process.version, options, serverExitCode: exitCode, minutes, verdict };
+  const out = join('reports', 'bench-soak');
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `${startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  console.log(JSON.stringify(verdict, null, 2));
+  console.log(`bench:soak: ${verdict.passed ? 'flat' : 'NOT flat'}; results in ${file}`);
+  if (!verdict.passed || exitCode !== 0) process.exitCode = 1;
+}
+
+const program = new Command('bench:soak')
+  .description('a long mixed-fleet run against dhi serve: RSS, descriptors, WAL size and p99 per minute')
+  .option('--duration <time>', 'length of the run: 10m, 60m', durationMs, 10 * MINUTE_MS)
+  .option('--warmup <time>', 'the start of the run left out of the verdict (fleet set-up, JIT, the heap growing to its working size)', durationMs, 2 * MINUTE_MS)
+  .option('--devices <n>', 'devices of the mixed fleet', integer(1, 20_000), 1000)
+  .option('--interval <ms>', 'telemetry interval of each device', integer(1), 1000)
+  .option('--ttl <seconds>', 'dhi serve --ttl: retention runs during the soak (0: none)', integer(0), 300)
+  .action((options: SoakOptions) => soak(options));
+await program.parseAsync(process.argv);
