@@ -48,8 +48,8 @@ export async function createDevice(base: string, token: string): Promise<void> {
 
 /**
  * How many of these telemetry timestamps (of the key `seq`) the database holds for the device with
- * `token`, as a server that opens it next serves them: through the store, which first folds what the
- * process left in the telemetry log.
+ * `token`, as a server that opens it next serves them: through the store, whose read first folds what
+ * the process left in the telemetry log.
  */
 export async function storedTimestamps(db: string, token: string, timestamps: number[]): Promise<number> {
   if (timestamps.length === 0) return 0;
