@@ -51,9 +51,9 @@ export interface SimulatorCost {
   /** An evenly paced raw-socket client: what the load's shape costs, without the simulator. */
   pacedFloor: RoundFigures & { devices: number };
   simulator: RoundFigures & { devices: number };
-  /** simulator / autocannon marginal CPU per request on telemetry (goal: at most 1.5). */
+  /** simulator / autocannon marginal CPU per request on telemetry (autocannon bursts: not the goal's reference). */
   ratio: number;
-  /** simulator / paced floor: what the simulator adds to the cost of an evenly paced load. */
+  /** simulator / paced floor: what the simulator adds to the cost of an evenly paced load (goal: at most 1.2). */
   floorRatio: number;
   mixed: CostFigures & { devices: number; rpcRate: number; attrRate: number };
 }
