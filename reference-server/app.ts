@@ -89,7 +89,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   app.decorate('dhi', ctx);
   app.decorateRequest('device', null as unknown as DeviceRecord);
   app.decorateRequest('rawBody', null);
-  metrics?.register(app, polls);
+  metrics?.register(app, polls, ctx.rpc);
   app.setValidatorCompiler(createBodyValidator());
   app.setErrorHandler(errorHandler);
 
