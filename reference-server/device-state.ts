@@ -53,21 +53,27 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
   const sessions = new Map<string, number>();
   const states = new Map<string, State>();
 
-  /** The device's state as saved (read once, then kept in memory); undefined for a deleted device. */
-  function stateOf(deviceId: string): State | undefined {
-    let state = states.get(deviceId);
-    if (state) return state;
-    const device = store.deviceById(deviceId);
-    if (!device) return undefined;
-    const saved = telemetry ? store.latestTelemetry(deviceId, [...STATE_KEYS]) : store.attributes(deviceId, 'SERVER_SCOPE', [...STATE_KEYS]);
-    const get = (key: string) => saved.find((e) => e.key === key);
-    state = {
-      active: get('active')?.value === true, lastConnectTime: numberOf(get('lastConnectTime')),
-      lastActivityTime: numberOf(get('lastActivityTime')), lastDisconnectTime: numberOf(get('lastDisconnectTime')),
-      inactivityAlarmTime: numberOf(get('inactivityAlarmTime')), createdTime: device.createdTime,
-    };
-    states.set(deviceId, state);
-    return state;
+  /**
+   * The states of the devices not known yet, as saved (read once, then kept in memory); a deleted
+   * device has none. Saved telemetry is read through the store's fold: what was acknowledged may still
+   * wait in its ingest log (reads of many devices at once take one fold).
+   */
+  async function load(deviceIds: Iterable<string>): Promise<void> {
+    await Promise.all([...deviceIds].filter((id) => !states.has(id)).map(async (deviceId) => {
+      const device = store.deviceById(deviceId);
+      if (!device) return;
+      const saved = telemetry
+        ? await store.readTelemetry(deviceId, (series) => series.latest([...STATE_KEYS]))
+        : store.attributes(deviceId, 'SERVER_SCOPE', [...STATE_KEYS]);
+      // A device created meanwhile keeps the state it was created with.
+      if (states.has(deviceId)) return;
+      const get = (key: string) => saved.find((e) => e.key === key);
+      states.set(deviceId, {
+        active: get('active')?.value === true, lastConnectTime: numberOf(get('lastConnectTime')),
+        lastActivityTime: numberOf(get('lastActivityTime')), lastDisconnectTime: numberOf(get('lastDisconnectTime')),
+        inactivityAlarmTime: numberOf(get('inactivityAlarmTime')), createdTime: device.createdTime,
+      });
+    }));
   }
 
   /** The device's timeout: its inactivityTimeout server attribute when positive, else the default. */
@@ -103,14 +109,14 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
   function apply(marks: { activity: Marks; connects: Marks; disconnects: Marks }, now: number): Saves {
     const saves: Saves = new Map();
     for (const [deviceId, ts] of marks.connects) {
-      const state = stateOf(deviceId);
+      const state = states.get(deviceId);
       if (state && ts > state.lastConnectTime) {
         state.lastConnectTime = ts;
         save(saves, deviceId, 'lastConnectTime', ts, now);
       }
     }
     for (const [deviceId, ts] of marks.activity) {
-      const state = stateOf(deviceId);
+      const state = states.get(deviceId);
       if (!state || ts <= state.lastActivityTime) continue;
       state.lastActivityTime = ts;
       save(saves, deviceId, 'lastActivityTime', ts, now);
@@ -123,7 +129,7 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
       save(saves, deviceId, 'active', true, now);
     }
     for (const [deviceId, ts] of marks.disconnects) {
-      const state = stateOf(deviceId);
+      const state = states.get(deviceId);
       if (state && ts > state.lastDisconnectTime) {
         state.lastDisconnectTime = ts;
         save(saves, deviceId, 'lastDisconnectTime', ts, now);
@@ -160,9 +166,12 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
       activity = new Map();
       connects = new Map();
       disconnects = new Map();
+      await started;
+      await load([...marks.connects.keys(), ...marks.activity.keys(), ...marks.disconnects.keys()]);
       await persist(apply(marks, Date.now()));
     },
     async check(now = Date.now()) {
+      await started;
       const saves: Saves = new Map();
       for (const [deviceId, state] of states) {
         if (!store.deviceById(deviceId)) {
@@ -191,7 +200,7 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
   };
 
   // The devices saved active are watched from the start, so that they go inactive even if they never come back.
-  for (const deviceId of store.devicesFlagged('active', telemetry ? 'TELEMETRY' : 'SERVER_SCOPE')) stateOf(deviceId);
+  const started = store.devicesFlagged('active', telemetry ? 'TELEMETRY' : 'SERVER_SCOPE').then(load).catch(onError);
   const flushTimer = setInterval(() => void deviceState.flush().catch(onError), config.stateFlushIntervalMs).unref();
   const checkTimer = setInterval(() => void deviceState.check().catch(onError), config.stateCheckIntervalMs).unref();
   return deviceState;
