@@ -17,6 +17,7 @@ import { createControlApi } from './control-api/index.js';
 import { registerUploadRoute, UPLOAD_PATH } from './control-api/upload.js';
 import { registerTextBodyRoutes } from './text-body.js';
 import { createUnmodelled } from './control-api/unmodelled.js';
+import { asksForToken } from './control-api/token-paths.js';
 import { limitFor } from './payload-limits.js';
 import { methodsByPath, registerRoutes } from './routes.js';
 import { createBodyValidator } from './validation.js';
@@ -162,8 +163,11 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   // closes its connection so that both listeners drain, and a request that arrives on a keep-alive
   // connection is answered 503 rather than left to a reset (listeners.ts drain()).
   let closing = false;
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (closing) reply.code(503).send(errorBody(503, ErrorCode.GENERAL, SHUTTING_DOWN));
+    // A path no route took is answered below (404, 405, 501) only after ThingsBoard's security
+    // filter would have let it through: without a token, 401 first (token-paths.ts).
+    else if (request.is404 && asksForToken(request.url)) control.authenticate.call(app, request, reply, done);
     else done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
