@@ -52,7 +52,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   const metrics = config.metrics ? (options.metrics ?? createServerMetrics()) : undefined;
   const store = options.store ?? openStore(config, metrics);
   const deviceState = createDeviceState(store, config, (error) => app.log.error({ err: error }, 'saving device state failed'));
-  const polls = createLongPolls(deviceState);
+  const polls = createLongPolls();
   const ctx: ServerContext = {
     config,
     listening: {},
@@ -60,7 +60,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     polls,
     deviceState,
     rpc: createRpcService(store, polls),
-    attributes: createAttributeService(store, polls),
+    attributes: createAttributeService(store, polls, deviceState),
     rules: createRuleEngine(store),
   };
 

@@ -141,6 +141,7 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
       const device = found(request.params);
       await store.write(() => store.deleteDevice(device.id));
       polls.endDevice(device.id);
+      ctx.deviceState.deleted(device.id);
       return reply.code(200).send();
     },
 

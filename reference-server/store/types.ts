@@ -7,6 +7,13 @@ import type { Schema } from '../../spec/types.js';
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+/** A device's saved state keys (Store.savedStates). */
+export interface SavedState {
+  deviceId: string;
+  createdTime: number;
+  entries: KvEntry[];
+}
+
 /** A write names a row (a device) deleted while the request was on its way. */
 export class DeletedMeanwhile extends Error {}
 
@@ -244,6 +251,9 @@ export interface DeviceFilter {
   /** Only devices without a package of their own (set to true to apply). */
   withoutFirmware?: boolean;
   withoutSoftware?: boolean;
+  /** Only the devices among these ids, or only those not among them (device infos' `active`). */
+  among?: string[];
+  notAmong?: string[];
 }
 
 export interface UserFilter {
@@ -356,8 +366,11 @@ export interface Store {
   /** Returns the keys that existed and were removed. */
   deleteAttributes(deviceId: string, scope: Scope, keys: string[]): string[];
   attributes(deviceId: string, scope: Scope, keys?: string[]): KvEntry[];
-  /** The devices whose server attribute (or latest telemetry) `key` is the boolean true (device state). */
-  devicesFlagged(key: string, where: 'SERVER_SCOPE' | 'TELEMETRY'): string[];
+  /**
+   * Every device, with those of `keys` it has saved as server attributes or as latest telemetry
+   * (device-state.ts reads the fleet's state once, at start).
+   */
+  savedStates(keys: string[], where: 'SERVER_SCOPE' | 'TELEMETRY'): SavedState[];
   /** Attribute keys of one scope, sorted; or of every scope, scope by scope (CLIENT, SERVER, SHARED). */
   attributeKeys(deviceId: string, scope?: Scope): string[];
 
