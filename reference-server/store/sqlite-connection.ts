@@ -24,8 +24,8 @@ export function openDatabase(path: string, options: ConnectionOptions = {}): Dat
   db.pragma('journal_mode = WAL');
   // FULL: COMMIT returns once the WAL is synced, and a failed write or sync fails the COMMIT before
   // anything of it is visible (group-commit.ts). NORMAL with a sync after COMMIT, as before, left a
-  // batch whose sync failed visible, and the loop free of the sync: 45.4k attribute POSTs/s -> 44.3k
-  // (100 connections, noise-level), p99 7 ms -> 5 ms.
+  // batch whose sync failed visible; it kept the loop free during the sync (attribute POSTs: 48.6k/s
+  // then, 44.4k/s now, the same CPU per request; reference-server/README.md).
   db.pragma('synchronous = FULL');
   if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${options.maxPageCount}`);
   db.pragma('foreign_keys = ON');

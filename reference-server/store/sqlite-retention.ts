@@ -11,7 +11,7 @@
 //   A value whose TTL is not the server's gets an entry in telemetry_expiry (by expiry), which the
 //   cleanup takes first. A value written again at the same ts keeps the entry of the earlier write.
 import type { Database } from 'better-sqlite3';
-import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import { DEVICE_NUM, KEY_ID, type TelemetryMessage, type TelemetryWriter } from './sqlite-telemetry.js';
 import type { KvEntry } from './types.js';
 
 /** Rows one step deletes at most, and series it visits at most (~3 µs each when there is nothing to delete). */
@@ -128,5 +128,23 @@ export function createRetention(db: Database, { ttlSeconds, intervalMs }: Retent
       clearTimeout(timer);
       await stepping;
     },
+  };
+}
+
+/**
+ * The write of a message with a TTL of its own (rare: the control API), run alone through group
+ * commit's write(): its rows, gathered and flushed at once, and their expiry entries.
+ */
+export function ttlWrite(telemetry: TelemetryWriter, retention: Retention) {
+  return (message: TelemetryMessage & { ttlSeconds: number }): void => {
+    try {
+      telemetry.add(message);
+      telemetry.flush();
+      retention.addExpiries(message.deviceId, message.entries, message.ttlSeconds);
+    } catch (error) {
+      // Key ids and device numbers learnt inside this write's savepoint are gone with it.
+      telemetry.rolledBack();
+      throw error;
+    }
   };
 }

@@ -17,8 +17,8 @@ import { createKeyQueries } from './sqlite-keys.js';
 import { createAggregation } from './sqlite-aggregate.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
 import { createSavedStateQuery } from './sqlite-saved-states.js';
-import { createTelemetryWriter, DEVICE_NUM, KEY_ID, type TelemetryMessage } from './sqlite-telemetry.js';
-import { createRetention } from './sqlite-retention.js';
+import { createTelemetryWriter, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import { createRetention, ttlWrite } from './sqlite-retention.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
@@ -56,18 +56,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const lists = createLists(db);
   const retention = createRetention(db, { ttlSeconds, intervalMs: retentionIntervalMs });
   retention.start(group.write);
-  /** A message with a TTL of its own (rare: the control API): its rows and their expiry, on the event loop. */
-  const writeWithTtl = (message: TelemetryMessage & { ttlSeconds: number }) => {
-    try {
-      telemetry.add(message);
-      telemetry.flush();
-      retention.addExpiries(message.deviceId, message.entries, message.ttlSeconds);
-    } catch (error) {
-      // Key ids and device numbers learnt inside this write's savepoint are gone with it.
-      telemetry.rolledBack();
-      throw error;
-    }
-  };
+  const writeWithTtl = ttlWrite(telemetry, retention);
 
   const q = {
     deviceByToken: db.prepare("SELECT * FROM devices WHERE token = ? AND credentials_type = 'ACCESS_TOKEN'"),
