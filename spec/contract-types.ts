@@ -2595,8 +2595,8 @@ export interface components {
          * @description ThingsBoard's optimistic lock. 1 when created, one more at every save; a save that carries another number than the stored one is 409 (errorCode 35) `<Entity> was already changed by someone else`, a save without it overwrites.
          */
         Version: number | null;
-        /** @description Free JSON kept as sent (ThingsBoard's additionalInfo). */
-        AdditionalInfo: Record<string, unknown> | null;
+        /** @description Any JSON kept as sent - an object, an array, a string, a number, a boolean or null (ThingsBoard's additionalInfo is a JsonNode). */
+        AdditionalInfo: unknown;
         /** @description ThingsBoard's ApiKeyInfo as its REST API binds it (properties it does not have are ignored; `tenantId`, `createdTime` and `expired` are the server's). */
         ApiKeyInput: {
             id?: components["schemas"]["EntityIdInput"];

@@ -83,7 +83,8 @@ export interface DeviceRecord {
   customerId: string | null;
   firmwareId: string | null;
   softwareId: string | null;
-  additionalInfo: JsonObject | null;
+  /** Any JSON (ThingsBoard's JsonNode). */
+  additionalInfo: JsonValue | null;
   /** ThingsBoard's DeviceData as saved; null: the DEFAULT one for the profile's transport type. */
   deviceData: JsonObject | null;
   externalId: string | null;
@@ -161,7 +162,8 @@ export interface OtaRecord {
   checksumAlgorithm: Schema<'ChecksumAlgorithm'> | null;
   checksum: string | null;
   dataSize: number | null;
-  additionalInfo: JsonObject | null;
+  /** Any JSON (ThingsBoard's JsonNode). */
+  additionalInfo: JsonValue | null;
   externalId: string | null;
   createdTime: number;
 }
@@ -181,7 +183,8 @@ export interface Contact {
 export interface CustomerRecord extends Contact {
   id: string;
   title: string;
-  additionalInfo: JsonObject | null;
+  /** Any JSON (ThingsBoard's JsonNode). */
+  additionalInfo: JsonValue | null;
   externalId: string | null;
   version: number;
   createdTime: number;
@@ -197,7 +200,8 @@ export interface UserRecord {
   firstName: string | null;
   lastName: string | null;
   phone: string | null;
-  additionalInfo: JsonObject | null;
+  /** Any JSON (ThingsBoard's JsonNode). */
+  additionalInfo: JsonValue | null;
   version: number;
   /** scrypt hash `salt:hash` (hex); null for users that only get tokens from an admin. */
   passwordHash: string | null;
