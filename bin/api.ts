@@ -6,7 +6,8 @@
 import { Command } from 'commander';
 import type { ConformOptions, ConformResult } from '../conformance/cli.js';
 import type { ServeOptions } from '../reference-server/cli.js';
-import type { SimulateOptions, SimulateOutcome } from '../simulator/cli.js';
+import type { SimulateOptions } from '../simulator/cli.js';
+import type { SimulateOutcome } from '../simulator/simulate.js';
 import type { Threshold } from '../simulator/thresholds.js';
 
 export type { ConformOptions, ConformResult } from '../conformance/cli.js';
@@ -14,7 +15,8 @@ export type { CaseRecord, ExpectationMatch, ExpectedOutcome, Outcome } from '../
 export type { Failure, Severity } from '../conformance/verdict.js';
 export type { ExpectationsVerdict } from '../conformance/report/json.js';
 export type { ServeOptions } from '../reference-server/cli.js';
-export type { SimulateOptions, SimulateOutcome } from '../simulator/cli.js';
+export type { SimulateOptions } from '../simulator/cli.js';
+export type { SimulateOutcome } from '../simulator/simulate.js';
 export type { Summary, PathSummary } from '../simulator/report/summary.js';
 export type { Threshold, ThresholdOutcome } from '../simulator/thresholds.js';
 
@@ -57,7 +59,9 @@ async function commandDefaults(name: string): Promise<Record<string, unknown>> {
  * the CLI would give (0 passed, 1 a threshold breached). Rejects on a bad option or a failed run.
  */
 export async function simulate(options: SimulateInput): Promise<SimulateOutcome> {
-  const [{ configFromOptions, simulate: run }, { parseThreshold }, { withPrometheus }] = await Promise.all([import('../simulator/cli.js'), import('../simulator/thresholds.js'), import('../simulator/prometheus.js')]);
+  const [{ configFromOptions }, { simulate: run }, { parseThreshold }, { withPrometheus }] = await Promise.all([
+    import('../simulator/cli.js'), import('../simulator/simulate.js'), import('../simulator/thresholds.js'), import('../simulator/prometheus.js'),
+  ]);
   const thresholds = (options.threshold ?? []).reduce<Threshold[]>((all, t) => (typeof t === 'string' ? parseThreshold(t, all) : [...all, t]), []);
   const full = { ...(await commandDefaults('simulate')), ...options, threshold: thresholds } as SimulateOptions;
   const config = configFromOptions(full);

@@ -1,51 +1,49 @@
-// The open-model scheduler: arrivals at a fixed rate, each with its intended send time, whether
-// or not the previous ones have been answered. Arrivals go out in slots of `slotMs` (the
-// scheduler's tick): the ones whose exact time falls in a slot are due, and stamped, at the slot's
-// end, so the tick's granularity is not measured as server latency. A late tick sends the overdue
-// arrivals at once, still stamped with their slot's time, so the latency measured from that stamp
-// includes the wait (the coordinated-omission correction). Beyond `maxInFlight` an arrival is not
-// sent: the caller counts it as a `dropped` error of its path.
-import type { InFlight } from './in-flight.js';
+// The open-model scheduler: arrivals at a fixed rate, each sent at its own intended time (through
+// the pacer, within about a millisecond), whether or not the previous ones have been answered.
+// Arrival n (0-based) is meant for startAt + (n + 1) / rate. A late turn of the event loop sends
+// the overdue arrivals at once, each with its own intended time, so the latency measured from that
+// time includes the wait (the coordinated-omission correction) and the lateness shows in the send lag.
+import { EARLY_MS, type Pacer } from './pacer.js';
 
 export interface ArrivalOptions {
   /** Arrivals per second. */
   rate: number;
-  /** clock.ts milliseconds; arrival n (0-based) falls at startAt + (n + 1) / rate. */
+  /** clock.ts milliseconds. */
   startAt: number;
-  /** Slot length (ms): arrival n is intended for the end of the slot its time falls in. */
-  slotMs: number;
-  maxInFlight: number;
-  inFlight: InFlight;
-  send(intendedAt: number): Promise<unknown>;
-  drop(intendedAt: number): void;
+  send(intendedAt: number): void;
 }
 
 export interface Arrivals {
-  /** Issue every arrival due by `now` (clock.ts ms). */
-  tick(now: number): void;
-  /** Arrivals issued so far, sent or dropped. */
+  /** Arrivals issued so far. */
   readonly issued: number;
+  /** No arrival after this one. */
+  stop(): void;
 }
 
-/** Slack for floating-point division: an arrival exactly on a slot's end belongs to that slot. */
-const EPSILON = 1e-9;
-
-export function createArrivals(options: ArrivalOptions): Arrivals {
-  const { startAt, slotMs } = options;
-  const perMs = options.rate / 1000;
+export function startArrivals(pacer: Pacer, options: ArrivalOptions): Arrivals {
+  const gapMs = 1000 / options.rate;
   let issued = 0;
+  let stopped = false;
+  const due = (n: number) => options.startAt + (n + 1) * gapMs;
+  const run = (_: null, at: number) => {
+    if (stopped) return;
+    issued++;
+    options.send(at);
+    // This turn may be late: every arrival due by now goes too, each with its own time.
+    const now = pacer.now();
+    for (let next = due(issued); next <= now + EARLY_MS; next = due(issued)) {
+      issued++;
+      options.send(next);
+    }
+    pacer.at(due(issued), run, null);
+  };
+  pacer.at(due(0), run, null);
   return {
-    tick(now) {
-      const slotEnd = Math.floor((now - startAt) / slotMs) * slotMs;
-      const due = Math.floor(slotEnd * perMs + EPSILON);
-      for (; issued < due; issued++) {
-        const intendedAt = startAt + Math.ceil((issued + 1) / perMs / slotMs - EPSILON) * slotMs;
-        if (options.inFlight.count >= options.maxInFlight) options.drop(intendedAt);
-        else void options.inFlight.track(options.send(intendedAt));
-      }
-    },
     get issued() {
       return issued;
+    },
+    stop() {
+      stopped = true;
     },
   };
 }

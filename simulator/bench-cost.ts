@@ -1,7 +1,8 @@
 // `dhi bench --simulator`: what the simulator costs per request, next to autocannon on the same
 // telemetry load (the same server, path and arrival rate), and on the mixed scenario. Between the
-// two, the paced floor (bench-paced-floor.ts): the least any client spends sending at that rate in
-// the simulator's even slots rather than autocannon's bursts, with the simulator's connections. Each side
+// two, the paced floor (bench-paced-floor.ts): the least any client spends sending at that rate,
+// each request at its own time rather than in autocannon's bursts, over one connection set per
+// device as the simulator does. Each side
 // runs in this process, one after the other, so its CPU time is process.cpuUsage() over its run;
 // the server is a child process and is not counted. CPU time, not throughput: the machine may be
 // shared, and a busy neighbour slows both sides without changing the work per request.
@@ -12,9 +13,8 @@
 // devices coming online, the stop) cancels out, for both sides alike; it is reported apart as
 // `fixedCpuMs`, next to the whole long run's plain average (`wholeRunMicrosPerRequest`).
 import autocannon from 'autocannon';
-import { simulate } from './cli.js';
-import { shortConnections, type SimulationConfig } from './engine.js';
-import { SCHEDULER_TICK_MS } from './group.js';
+import { simulate } from './simulate.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type SimulationConfig } from './simulation.js';
 import { pacedFloorRun } from './bench-paced-floor.js';
 import { fill, type Templates } from './routes.js';
 import { applyOverrides, builtinScenario } from './scenario.js';
@@ -49,7 +49,7 @@ export interface SimulatorCost {
   rounds: number;
   autocannon: RoundFigures;
   /** An evenly paced raw-socket client: what the load's shape costs, without the simulator. */
-  pacedFloor: RoundFigures & { connections: number; slotMs: number };
+  pacedFloor: RoundFigures & { devices: number };
   simulator: RoundFigures & { devices: number };
   /** simulator / autocannon marginal CPU per request on telemetry (goal: at most 1.5). */
   ratio: number;
@@ -88,10 +88,8 @@ async function inProcessCost(run: () => Promise<number>): Promise<RunCost> {
   return { requests, cpuMicros: cpu.user + cpu.system };
 }
 
-const pacedFloorCost = (url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number) =>
-  inProcessCost(() => pacedFloorRun({
-    url, path: fill(t.device.telemetry, { accessToken: token }), body: TELEMETRY_BODY, rate, durationMs, connections, slotMs: SCHEDULER_TICK_MS,
-  }));
+const pacedFloorCost = (url: string, t: Templates, token: string, rate: number, durationMs: number, devices: number) =>
+  inProcessCost(async () => (await pacedFloorRun({ url, path: fill(t.device.telemetry, { accessToken: token }), body: TELEMETRY_BODY, rate, durationMs, devices })).answered);
 
 const autocannonRun = (url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number) =>
   inProcessCost(async () => {
@@ -111,6 +109,7 @@ function simulation(url: string, scenario: SimulationConfig['scenario'], devices
   return {
     target: url, controlUrl: url, username: 'tenant@thingsboard.org', password: 'tenant', devices, durationMs, scenario,
     rampPerSecond: null, provision: null, tokensFile: null, workers: 0, seed: 1, keepDevices: false, insecure: false, warmupMs: null,
+    maxConnectionsPerDevice: DEFAULT_MAX_CONNECTIONS_PER_DEVICE, requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
   };
 }
 
@@ -148,11 +147,10 @@ export async function measureSimulatorCost(
   options: { rate: number; durationMs: number; connections: number; rounds: number; reportDir: string },
 ): Promise<SimulatorCost> {
   const { rate, durationMs, rounds, reportDir } = options;
-  const floorConnections = shortConnections(TELEMETRY_DEVICES);
   const telemetry = applyOverrides(builtinScenario('telemetry'), { rate });
   const sides = [
     (ms: number) => autocannonRun(url, templates, token, rate, ms, options.connections),
-    (ms: number) => pacedFloorCost(url, templates, token, rate, ms, floorConnections),
+    (ms: number) => pacedFloorCost(url, templates, token, rate, ms, TELEMETRY_DEVICES),
     (ms: number) => simulatorRun(url, telemetry, TELEMETRY_DEVICES, ms, reportDir),
   ];
   // Alternating rounds: a busy neighbour during one round does not decide a ratio.
@@ -169,7 +167,7 @@ export async function measureSimulatorCost(
     durationMs,
     rounds,
     autocannon: ac,
-    pacedFloor: { ...floor, connections: floorConnections, slotMs: SCHEDULER_TICK_MS },
+    pacedFloor: { ...floor, devices: TELEMETRY_DEVICES },
     simulator: { ...sim, devices: TELEMETRY_DEVICES },
     ratio: costRatio(sim, ac),
     floorRatio: costRatio(sim, floor),

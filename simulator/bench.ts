@@ -311,7 +311,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     const fixed = (c: CostFigures) => `fixed ${c.fixedCpuMs} ms a run, whole run ${c.wholeRunMicrosPerRequest} µs/request`;
     const rounds = (c: RoundFigures) => (c.roundsMicrosPerRequest.length > 1 ? `rounds ${c.roundsMicrosPerRequest.join(', ')}; ` : '');
     const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} alternating rounds, ` : '';
-    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.slotMs} ms slots, ${f.connections} connections; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio}, simulate / paced floor ${simulatorCost.floorRatio}`);
+    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.devices} devices; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio}, simulate / paced floor ${simulatorCost.floorRatio}`);
     console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s): ${m.cpuMicrosPerRequest} µs (${fixed(m)})`);
   }
   console.log(`results: ${file}`);

@@ -2,7 +2,6 @@
 // live presenter, writes the reports, prints the table, and sets the exit code
 // (0 passed, 1 a threshold was breached, 2 usage error, 3 the run itself failed, 130 interrupted).
 import type { Command } from 'commander';
-import { runSimulation, SimulationError, type EngineEvent, type SimulationConfig } from './engine.js';
 import { ControlError } from './control.js';
 import { FleetError } from './fleet.js';
 import { exportK6 } from './k6/export.js';
@@ -10,15 +9,18 @@ import type { ProfileSpec } from './profiles.js';
 import { interruptOnSigint } from './interrupt.js';
 import { ExporterError, withPrometheus } from './prometheus.js';
 import { createProgress } from './progress.js';
-import { buildSummary, type Summary } from './report/summary.js';
-import { writeReports } from './report/write.js';
 import { renderTable } from './report/table.js';
 import { loadTemplates } from './routes.js';
 import { applyOverrides, loadScenario, ScenarioError } from './scenario.js';
+import { CalibrationError, calibrate, renderCalibration } from './calibration/run.js';
+import { DEFAULT_CALIBRATION, type CalibrationPlan } from './calibration/plan.js';
+import { SimulationError, type EngineEvent, type SimulationConfig } from './simulation.js';
+import { EXIT, simulate } from './simulate.js';
 import type { Threshold } from './thresholds.js';
 
 export interface SimulateOptions {
-  target: string;
+  /** Required unless `calibrate`: then the built-in target stands in for it. */
+  target?: string;
   devices: number;
   duration: number;
   scenario: string;
@@ -38,10 +40,15 @@ export interface SimulateOptions {
   threshold?: Threshold[];
   reportDir: string;
   workers: number;
+  maxConnectionsPerDevice: number;
+  /** --request-timeout, in milliseconds. */
+  requestTimeout: number;
   seed: number;
   exportK6?: string;
   keepDevices: boolean;
   insecure: boolean;
+  /** --calibrate [plan]: `true` when given alone (the default plan). */
+  calibrate?: CalibrationPlan | true;
   /** Serve the run's metrics for Prometheus on this port (0: any free one) while it runs. */
   prometheusPort?: number;
   prometheusHost: string;
@@ -49,8 +56,6 @@ export interface SimulateOptions {
   prometheusLinger: number;
 }
 
-/** 130: the shell's code for a run ended by SIGINT (128 + 2), kept for a run stopped early with Ctrl-C. */
-export const EXIT = { passed: 0, breached: 1, usage: 2, failed: 3, interrupted: 130 } as const;
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -59,8 +64,20 @@ export class UsageError extends Error {
   }
 }
 
+/** The calibration plan of `--calibrate [plan]`, or undefined without it. */
+export function calibrationPlan(options: SimulateOptions): CalibrationPlan | undefined {
+  return options.calibrate === true ? DEFAULT_CALIBRATION : options.calibrate;
+}
+
+/** Where a calibration run's config points until the built-in target is up (calibrate() replaces it). */
+const CALIBRATION_PLACEHOLDER = 'http://127.0.0.1';
+
 /** Validate option combinations and build the engine's configuration. */
 export function configFromOptions(options: SimulateOptions): SimulationConfig {
+  if (options.calibrate) {
+    const clash = options.target ? '--target' : options.controlUrl ? '--control-url' : options.threshold?.length ? '--threshold' : options.exportK6 ? '--export-k6' : undefined;
+    if (clash) throw new UsageError(`--calibrate and ${clash} exclude each other: a calibration runs against its own built-in target and judges the simulator, not a server`);
+  } else if (!options.target) throw new UsageError('--target is required (or --calibrate, to run against a built-in target of known latency)');
   if (Boolean(options.provisionKey) !== Boolean(options.provisionSecret)) {
     throw new UsageError(`--provision-key and --provision-secret go together (${options.provisionKey ? '--provision-secret' : '--provision-key'} is missing)`);
   }
@@ -72,9 +89,10 @@ export function configFromOptions(options: SimulateOptions): SimulationConfig {
     rpcRate: options.rpcRate,
     attrRate: options.attrRate,
   });
+  const target = options.target ?? CALIBRATION_PLACEHOLDER;
   return {
-    target: options.target,
-    controlUrl: options.controlUrl ?? options.target,
+    target,
+    controlUrl: options.controlUrl ?? target,
     username: options.username,
     password: options.password,
     devices: options.devices,
@@ -88,29 +106,9 @@ export function configFromOptions(options: SimulateOptions): SimulationConfig {
     keepDevices: options.keepDevices,
     insecure: options.insecure,
     warmupMs: options.warmup ?? null,
+    maxConnectionsPerDevice: options.maxConnectionsPerDevice,
+    requestTimeoutMs: options.requestTimeout,
   };
-}
-
-export interface SimulateOutcome {
-  summary: Summary;
-  reportDir: string;
-  exitCode: number;
-  sampleToken?: string;
-}
-
-/** Run, write reports; the programmatic entry used by the CLI, the demo and tests. */
-export async function simulate(
-  config: SimulationConfig,
-  thresholds: Threshold[],
-  reportDir: string,
-  emit?: (event: EngineEvent) => void,
-  interrupt?: AbortSignal,
-): Promise<SimulateOutcome> {
-  const result = await runSimulation(config, emit, interrupt);
-  const summary = buildSummary(result, thresholds);
-  const dir = writeReports(summary, reportDir);
-  const exitCode = summary.interrupted ? EXIT.interrupted : summary.passed ? EXIT.passed : EXIT.breached;
-  return { summary, reportDir: dir, exitCode, sampleToken: result.sampleToken };
 }
 
 export async function runSimulate(options: SimulateOptions, command?: Command): Promise<void> {
@@ -129,15 +127,20 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
   }
   const thresholds = options.threshold ?? [];
   if (options.exportK6) {
-    const input = { scenario: config.scenario, templates: await loadTemplates(), target: config.target, controlUrl: config.controlUrl, username: config.username, devices: config.devices, durationMs: config.durationMs };
+    const input = {
+      scenario: config.scenario, templates: await loadTemplates(), target: config.target, controlUrl: config.controlUrl, username: config.username,
+      devices: config.devices, durationMs: config.durationMs, requestTimeoutMs: config.requestTimeoutMs, maxConnectionsPerDevice: config.maxConnectionsPerDevice,
+    };
     exportK6(options.exportK6, input, thresholds);
     print(`k6 script written to ${options.exportK6} (scenario ${config.scenario.name}); run it with: k6 run -e DHI_TARGET=${config.target} ${options.exportK6}\n`);
     return;
   }
   // Ctrl-C ends the run early; the reports are still written and the devices still deleted.
   const interrupt = interruptOnSigint(print);
+  const progress = createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY), columns: process.stdout.columns });
+  const plan = calibrationPlan(options);
   try {
-    const progress = createProgress({ write: print, isTTY: Boolean(process.stdout.isTTY), columns: process.stdout.columns });
+    if (plan) return await runCalibration(config, plan, options.reportDir, progress, interrupt.signal, print);
     // The table and the reports first, then the metrics' linger (if any).
     const outcome = await withPrometheus(options, print, interrupt.signal, async (onEvent) => {
       const done = await simulate(config, thresholds, options.reportDir, onEvent ? (e) => (onEvent(e), progress(e)) : progress, interrupt.signal);
@@ -149,11 +152,21 @@ export async function runSimulate(options: SimulateOptions, command?: Command): 
     if (outcome.exitCode === EXIT.interrupted) console.error('dhi simulate: interrupted (the reports cover the run until Ctrl-C)');
     process.exitCode = outcome.exitCode;
   } catch (error) {
-    if (error instanceof FleetError || error instanceof SimulationError || error instanceof ControlError || error instanceof ExporterError) {
-      console.error(`dhi simulate: ${error.message}`);
-      process.exitCode = (error instanceof FleetError && error.usage) || error instanceof ExporterError ? EXIT.usage : EXIT.failed;
+    const usage = (error instanceof FleetError && error.usage) || error instanceof CalibrationError || error instanceof ExporterError;
+    if (usage || error instanceof FleetError || error instanceof SimulationError || error instanceof ControlError) {
+      console.error(`dhi simulate: ${(error as Error).message}`);
+      process.exitCode = usage ? EXIT.usage : EXIT.failed;
     } else throw error;
   } finally {
     interrupt.dispose();
   }
+}
+
+/** `--calibrate`: the run against the built-in target, then its figures next to the target's; exit 1 when one is off. */
+async function runCalibration(config: SimulationConfig, plan: CalibrationPlan, reportDir: string, progress: (event: EngineEvent) => void, signal: AbortSignal, print: (text: string) => void): Promise<void> {
+  const outcome = await calibrate(config, plan, reportDir, progress, signal);
+  print(`\n${renderTable(outcome.summary)}\n\n${renderCalibration(outcome)}\n`);
+  print(`reports: ${outcome.reportDir}/summary.json, ${outcome.reportDir}/report.html, ${outcome.reportDir}/calibration.json\n`);
+  if (outcome.summary.interrupted) console.error('dhi simulate: interrupted (the calibration covers the run until Ctrl-C)');
+  process.exitCode = outcome.summary.interrupted ? EXIT.interrupted : outcome.passed ? EXIT.passed : EXIT.breached;
 }

@@ -1,7 +1,9 @@
 // `dhi simulate`, `dhi bench`, `dhi demo`: options and help. Implementations load lazily.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { decimal, durationMs, httpUrl, integer, integerList } from '../cli/option-parsers.js';
+import { parseCalibration } from './calibration/plan.js';
 import { parseProfile, ProfileError, type ProfileSpec } from './profiles.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS } from './simulation.js';
 import { parseThreshold } from './thresholds.js';
 
 /** A duration option whose default shows as written (`60s`), not in milliseconds. */
@@ -29,7 +31,7 @@ export function registerSimulate(program: Command): void {
       'run a fleet of virtual devices against a server and measure latency and throughput per path.\n' +
         'Exit codes: 0 passed, 1 a --threshold was breached, 2 usage error, 3 the run failed, 130 interrupted (Ctrl-C; reports still written).',
     )
-    .requiredOption('--target <url>', 'base URL of the device API (dhi serve, or a ThingsBoard)', httpUrl)
+    .option('--target <url>', 'base URL of the device API (dhi serve, or a ThingsBoard); required unless --calibrate', httpUrl)
     .option('--devices <n>', 'number of virtual devices', integer(1, 1_000_000), 100)
     .addOption(durationOption('--duration <time>', 'how long to run: 60s, 2m, 500ms', 60_000, '60s'))
     .option('--scenario <name>', 'telemetry | longpoll | rpc | mixed | <file.json> (a scenario file, validated)', 'mixed')
@@ -48,8 +50,16 @@ export function registerSimulate(program: Command): void {
     .option('--tokens <file>', 'use existing devices: one "token" or "token,deviceId" per line')
     .option('--threshold <expr>', "pass/fail rule, repeatable: 'rpc.p99<50', 'telemetry.errors<1', 'telemetry.rate>=900'", parseThreshold)
     .option('--report-dir <dir>', 'where reports go (a <timestamp>/ folder with summary.json and report.html)', 'reports/simulate')
+    .option('--max-connections-per-device <n>', "connections one device may open at once (a request finding its device's busy opens another); beyond them requests wait in the simulator, reported as queued", integer(1, 1000), DEFAULT_MAX_CONNECTIONS_PER_DEVICE)
+    .addOption(durationOption('--request-timeout <time>', 'a request not answered in this time ends as timeout (a long poll: its own timeout plus this); the run ends at most this long after --duration', DEFAULT_REQUEST_TIMEOUT_MS, '10s'))
     .option('--workers <n>', 'child processes for the devices (0: in this process); big fleets need several', integer(0, 64), 0)
     .option('--seed <n>', 'seed of the generated data (same seed, same payloads)', integer(0, 2 ** 31 - 1), 1)
+    .option(
+      '--calibrate [plan]',
+      'run this scenario against a built-in target of known latency instead of --target and print expected vs reported per figure with a verdict (exit 1 when one is off): ' +
+        "'latency=20ms,silence=2s,errors=10%,hang=2%' (the default; any subset)",
+      parseCalibration,
+    )
     .option('--export-k6 <file.ts>', 'write the scenario as a k6 script (typed with @types/k6) instead of running it')
     .option('--keep-devices', 'leave the devices this run created on the server', false)
     .option('--insecure', "HTTPS without certificate checks (dhi serve's self-signed certificate)", false)

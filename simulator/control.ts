@@ -34,6 +34,11 @@ export interface ControlReply {
 
 export interface Control {
   login(): Promise<void>;
+  /** The X-Authorization header's value of the current login (empty before the first). */
+  authorization(): string;
+  /** The control API's base URL and paths, for a client of its own (the driver's). */
+  readonly url: string;
+  readonly templates: ControlTemplates;
   /** Raw call; the JWT is attached and renewed once on 401. */
   call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, signal?: AbortSignal): Promise<ControlReply>;
   createDevice(name: string, accessToken?: string): Promise<{ id: string; token: string }>;
@@ -71,6 +76,9 @@ export function createControl(options: ControlOptions): Control {
   };
 
   const control: Control = {
+    url: options.url,
+    templates: t,
+    authorization: () => headers['x-authorization'] ?? '',
     async login() {
       const reply = await raw('POST', t.login, { username: options.username, password: options.password } satisfies Body<'login'>);
       if (reply.status !== 200) throw new ControlError(`login as ${options.username}`, reply.status, reply.body);

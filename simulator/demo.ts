@@ -6,8 +6,9 @@ import { runConform } from '../conformance/cli.js';
 import { countsInWords } from '../conformance/report/console.js';
 import type { Counts } from '../conformance/report/json.js';
 import { startServer } from '../reference-server/server.js';
-import { EXIT, simulate } from './cli.js';
+import { EXIT, simulate } from './simulate.js';
 import { createControl } from './control.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS } from './simulation.js';
 import { interruptOnSigint } from './interrupt.js';
 import { createProgress } from './progress.js';
 import { formatMs } from './report/format.js';
@@ -121,6 +122,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         keepDevices: false,
         insecure: false,
         warmupMs: null,
+        maxConnectionsPerDevice: DEFAULT_MAX_CONNECTIONS_PER_DEVICE,
+        requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
       },
       [],
       join(options.reports, 'simulate'),

@@ -1,16 +1,16 @@
-// A virtual device: its own token, paths, payload state and loops. It sends telemetry, holds the
-// attribute-updates poll and the RPC poll (re-polling on 408/504), replies to every RPC, calls
-// device-side RPC and downloads firmware when the scenario asks for them.
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
+// A virtual device: its own token, paths, payload state, connections (a link of the wire) and
+// loops. It sends telemetry, holds the attribute-updates poll and the RPC poll (re-polling on
+// 408/504), replies to every RPC, calls device-side RPC and downloads firmware when the scenario
+// asks for them. Its turns are planned on the group's pacer and its requests end in callbacks: no
+// timer, promise or closure per request on these paths.
 import { checksum, CHECKSUM_ALGORITHMS, type ChecksumAlgorithm } from '../reference-server/control-api/checksums.js';
 import { monoNow } from './clock.js';
-import type { H1Client } from './h1-client.js';
-import { classifyError, isAbort, send, sendForBytes, sendNotifying } from './http.js';
-import type { PathName, Recorder, Timing } from './metrics.js';
-import { createPayloadSource, type Values } from './profiles.js';
+import type { Outcome, PathName, Recorder, Timing } from './metrics.js';
+import type { Pacer } from './pacer.js';
+import { createPayloadSource, profileKeys, type Values } from './profiles.js';
 import { deviceRoutes, type DeviceRoutes, type DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
+import { exchange, type Exchange, type Link } from './wire.js';
 import type { Body } from '../spec/types.js';
 
 /**
@@ -21,158 +21,197 @@ import type { Body } from '../spec/types.js';
 export const PUSH_SENT_AT = 'simSentAt';
 export const PUSH_SEQ = 'simSeq';
 
+/** What the devices of a group share: the plan, where outcomes go, and the group's state. */
 export interface DeviceContext {
   scenario: Scenario;
   recorder: Recorder;
-  /** Counts requests that must finish before the run may close (writes, replies). */
-  track<T>(work: Promise<T>): Promise<T>;
+  pacer: Pacer;
+  /** The Host header's value. */
+  host: string;
+  /** How long a request may stay open; a long poll, its own timeout plus this. */
+  requestTimeoutMs: number;
+  /** Measured requests in flight: the group waits for them before it ends. */
+  inFlight: number;
+  /** False once the run stops issuing: no loop starts another turn. */
+  issuing: boolean;
+  /** True once the group ends: polls are not renewed. */
+  ending: boolean;
+  /** Called whenever a measured request ends. */
+  settled(): void;
 }
 
 export interface VirtualDevice {
   index: number;
   token: string;
   routes: DeviceRoutes;
-  short: Dispatcher;
-  poll: Dispatcher;
-  /** Status-only requests (telemetry, RPC replies, device-side RPC): the lean client. */
-  fast: H1Client;
+  link: Link;
+  ctx: DeviceContext;
   nextValues: () => Values;
+  /** Data points in each telemetry message. */
+  points: number;
   /** Last client timestamp used, so timestamped telemetry never repeats a ts for this device. */
   lastTs: number;
   /** Highest attribute-change sequence number pushed to this device (-1: none yet). */
   lastSeq: number;
   /** Polls not yet on the wire; at 0 the device is online and may be driven. */
   pollsToOpen: number;
-  /** Aborted when the run stops: ends this device's polls and sleeps. One per device, so that
-   * adding and removing listeners stays cheap (a shared signal would hold thousands). */
-  signal: AbortSignal;
-  stop(): void;
 }
 
-export function createDevice(
-  index: number,
-  token: string,
-  templates: DeviceTemplates,
-  basePath: string,
-  pools: { short: Dispatcher; poll: Dispatcher; fast: H1Client },
-  scenario: Scenario,
-  seed: number,
-): VirtualDevice {
-  const abort = new AbortController();
+export function createDevice(index: number, token: string, templates: DeviceTemplates, basePath: string, link: Link, ctx: DeviceContext, seed: number): VirtualDevice {
+  const { scenario } = ctx;
+  const plan = scenario.telemetry;
   return {
     index,
     token,
     routes: deviceRoutes(templates, basePath, token, scenario.polls.timeoutMs),
-    short: pools.short,
-    poll: pools.poll,
-    fast: pools.fast,
+    link,
+    ctx,
     nextValues: createPayloadSource(scenario.profile, seed, index),
+    points: profileKeys(scenario.profile).length * (plan.model !== 'off' && plan.form === 'array' ? plan.batch : 1),
     lastTs: 0,
     lastSeq: -1,
     pollsToOpen: (scenario.polls.attributes ? 1 : 0) + (scenario.polls.rpc ? 1 : 0),
-    signal: abort.signal,
-    stop: () => abort.abort(),
   };
 }
 
 const ERROR_PAUSE_MS = 1000; // after a failed poll, so a broken server is not hammered in a loop
 
-function telemetryBody(device: VirtualDevice, scenario: Scenario): { body: string; points: number } {
-  const plan = scenario.telemetry;
-  if (plan.model === 'off') return { body: '{}', points: 0 };
-  if (plan.form === 'values') {
-    const values = device.nextValues();
-    return { body: JSON.stringify(values), points: Object.keys(values).length };
-  }
-  const ts = Math.max(Date.now(), device.lastTs + plan.batch);
-  device.lastTs = ts;
-  if (plan.form === 'timestamped') {
-    const values = device.nextValues();
-    return { body: JSON.stringify({ ts, values }), points: Object.keys(values).length };
-  }
-  const records: { ts: number; values: Values }[] = [];
-  let points = 0;
-  for (let k = plan.batch - 1; k >= 0; k--) {
-    const values = device.nextValues();
-    points += Object.keys(values).length;
-    records.push({ ts: ts - k, values });
-  }
-  return { body: JSON.stringify(records), points };
+/** An HTTP/1.1 request's text; a body is JSON; `headers`: more header lines, each ending in CRLF. */
+export function requestText(method: string, path: string, host: string, body?: string, headers = ''): string {
+  if (body === undefined) return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n${headers}\r\n`;
+  return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n${headers}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+const NOT_ASCII = /[\x80-\xff]/;
+
+/** A body read as latin1 (one char per byte), as the UTF-8 text it is. */
+export function utf8(latin1: string): string {
+  return NOT_ASCII.test(latin1) ? Buffer.from(latin1, 'latin1').toString('utf8') : latin1;
 }
 
 /**
- * One telemetry message from `startedAt` (clock.ts ms). In the open model that is the intended
- * send time: measuring from there, not from the actual send, corrects for coordinated omission.
+ * Record a measured request's outcome: timed from the earlier of its intended and its actual send
+ * time (an early send is not a shorter wait), its send lag and backlog wait apart. A request that
+ * never left is `dropped`, untimed.
  */
-export async function sendTelemetry(device: VirtualDevice, ctx: DeviceContext, startedAt: number, timing: Timing): Promise<void> {
-  const { body, points } = telemetryBody(device, ctx.scenario);
-  if (await measured(ctx, 'telemetry', startedAt, timing, device.fast.status('POST', device.routes.telemetry, body))) {
-    ctx.recorder.count('telemetryPoints', points);
+export function recordExchange(recorder: Recorder, ex: Exchange, timing: Timing, answered: (ex: Exchange) => Outcome = statusOutcome): Outcome {
+  const path = ex.path as PathName;
+  if (ex.sentAt === 0) {
+    recorder.record(path, ex.failure ?? 'dropped', ex.intendedAt, 'untimed');
+    return ex.failure ?? 'dropped';
   }
+  const startedAt = Math.min(ex.intendedAt, ex.sentAt);
+  const outcome = ex.failure ?? answered(ex);
+  recorder.record(path, outcome, startedAt, timing, Math.max(0, ex.sentAt - ex.intendedAt), ex.queuedAt ? ex.sentAt - ex.queuedAt : 0);
+  return outcome;
 }
 
-/** Run a request and time its outcome, success or error class; returns whether it succeeded. */
-async function measured(ctx: DeviceContext, path: PathName, startedAt: number, timing: Timing, request: Promise<number>): Promise<boolean> {
-  try {
-    const status = await ctx.track(request);
-    const ok = status >= 200 && status < 300;
-    ctx.recorder.record(path, ok ? 'ok' : `status ${status}`, startedAt, timing);
-    return ok;
-  } catch (error) {
-    // An abort is the run stopping: the request was cut short, not answered.
-    if (!isAbort(error)) ctx.recorder.record(path, classifyError(error), startedAt, timing);
-  }
-  return false;
+/** An answer's outcome by its status alone. */
+export const statusOutcome = (ex: Exchange): Outcome => (ex.status >= 200 && ex.status < 300 ? 'ok' : `status ${ex.status}`);
+
+function telemetryBody(device: VirtualDevice, scenario: Scenario): string {
+  const plan = scenario.telemetry;
+  if (plan.model === 'off') return '{}';
+  if (plan.form === 'values') return JSON.stringify(device.nextValues());
+  const ts = Math.max(Date.now(), device.lastTs + plan.batch);
+  device.lastTs = ts;
+  if (plan.form === 'timestamped') return JSON.stringify({ ts, values: device.nextValues() });
+  const records: { ts: number; values: Values }[] = [];
+  for (let k = plan.batch - 1; k >= 0; k--) records.push({ ts: ts - k, values: device.nextValues() });
+  return JSON.stringify(records);
 }
 
-/** Closed model: send, wait the interval (from the send's start), repeat. */
-export async function telemetryLoop(device: VirtualDevice, ctx: DeviceContext, intervalMs: number, firstDelayMs: number): Promise<void> {
-  if (!(await pause(firstDelayMs, device.signal))) return;
-  while (!device.signal.aborted) {
-    const startedAt = monoNow();
-    await sendTelemetry(device, ctx, startedAt, 'sent');
-    const wait = startedAt + intervalMs - monoNow();
-    if (!(await pause(Math.max(0, wait), device.signal))) return;
-  }
+/** Send a measured request of the device; `done` hears of its end. */
+function sendMeasured(device: VirtualDevice, path: PathName, text: string, intendedAt: number, done: (ex: Exchange) => void): void {
+  device.ctx.inFlight++;
+  device.link.send(exchange(path, text, false, intendedAt, device.ctx.requestTimeoutMs, done, device));
 }
 
-/** Resolves false when the run stopped during the pause. */
-async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return false;
-  if (ms <= 0) return true;
-  try {
-    await sleep(ms, undefined, { signal });
-    return true;
-  } catch {
-    return false;
-  }
+function settle(ctx: DeviceContext): void {
+  ctx.inFlight--;
+  ctx.settled();
+}
+
+/**
+ * One open-model telemetry message, meant for `intendedAt` (clock.ts ms): measuring from there,
+ * not from the actual send, corrects for coordinated omission.
+ */
+export function sendTelemetry(device: VirtualDevice, intendedAt: number): void {
+  sendMeasured(device, 'telemetry', requestText('POST', device.routes.telemetry, device.ctx.host, telemetryBody(device, device.ctx.scenario)), intendedAt, openTelemetryDone);
+}
+
+function openTelemetryDone(ex: Exchange): void {
+  const device = ex.owner as VirtualDevice;
+  if (recordExchange(device.ctx.recorder, ex, 'intended') === 'ok') device.ctx.recorder.count('telemetryPoints', device.points);
+  settle(device.ctx);
+}
+
+/** Closed model: send at `at`, and once answered plan the next send an interval after this one's start. */
+export function telemetryTurn(device: VirtualDevice, at: number): void {
+  if (!device.ctx.issuing) return;
+  sendMeasured(device, 'telemetry', requestText('POST', device.routes.telemetry, device.ctx.host, telemetryBody(device, device.ctx.scenario)), at, closedTelemetryDone);
+}
+
+function closedTelemetryDone(ex: Exchange): void {
+  const device = ex.owner as VirtualDevice;
+  const { ctx } = device;
+  if (recordExchange(ctx.recorder, ex, 'sent') === 'ok') ctx.recorder.count('telemetryPoints', device.points);
+  const plan = ctx.scenario.telemetry;
+  if (ctx.issuing && plan.model === 'closed') ctx.pacer.at(Math.max(ex.intendedAt + plan.intervalMs, monoNow()), telemetryTurn, device);
+  settle(ctx);
+}
+
+/** Device-side RPC (operation 7) every interval, as a closed loop. */
+export function clientRpcTurn(device: VirtualDevice, at: number): void {
+  const plan = device.ctx.scenario.clientRpc;
+  if (!device.ctx.issuing || !plan) return;
+  const body = JSON.stringify({ method: plan.method, params: {} } satisfies Body<'postClientRpc'>);
+  sendMeasured(device, 'clientRpc', requestText('POST', device.routes.clientRpc, device.ctx.host, body), at, clientRpcDone);
+}
+
+function clientRpcDone(ex: Exchange): void {
+  const device = ex.owner as VirtualDevice;
+  const { ctx } = device;
+  recordExchange(ctx.recorder, ex, 'sent');
+  const plan = ctx.scenario.clientRpc;
+  if (ctx.issuing && plan) ctx.pacer.at(Math.max(ex.intendedAt + plan.intervalMs, monoNow()), clientRpcTurn, device);
+  settle(ctx);
 }
 
 /** A poll of this device is on the wire; once all are, the device is online. */
-function pollOpened(device: VirtualDevice, ctx: DeviceContext): void {
-  if (--device.pollsToOpen === 0) ctx.recorder.online(device.index);
+function pollOpened(ex: Exchange): void {
+  const device = ex.owner as VirtualDevice;
+  if (--device.pollsToOpen === 0) device.ctx.recorder.online(device.index);
+}
+
+function sendPoll(device: VirtualDevice, path: string, first: boolean, done: (ex: Exchange) => void): void {
+  const ex = exchange(null, requestText('GET', path, device.ctx.host), true, monoNow(), device.ctx.scenario.polls.timeoutMs + device.ctx.requestTimeoutMs, done, device);
+  if (first) ex.onWritten = pollOpened;
+  device.link.send(ex);
+}
+
+export function pollAttributes(device: VirtualDevice, first = false): void {
+  if (!device.ctx.ending) sendPoll(device, device.routes.attributeUpdates, first, attributePollDone);
+}
+
+export function pollRpc(device: VirtualDevice, first = false): void {
+  if (!device.ctx.ending) sendPoll(device, device.routes.rpcPoll, first, rpcPollDone);
 }
 
 /**
- * Long-poll once; returns the 200 body, null on 408/504 (re-poll), undefined after an error.
- * A failed poll counts as an error of its path, untimed: its duration is no delivery latency.
+ * What a poll's answer means: the 200 body, null on 408/504 (poll again), undefined after an
+ * error (counted on its path, untimed: its duration is no delivery latency; poll again after a pause).
  */
-async function pollOnce(device: VirtualDevice, ctx: DeviceContext, path: string, errorPath: PathName, first: boolean): Promise<string | null | undefined> {
-  try {
-    const reply = first
-      ? await sendNotifying(device.poll, path, device.signal, () => pollOpened(device, ctx))
-      : await send(device.poll, 'GET', path, undefined, device.signal);
-    if (reply.status === 200) return reply.body;
-    if (reply.status === 408 || reply.status === 504) {
-      ctx.recorder.count('pollTimeouts');
-      return null;
-    }
-    ctx.recorder.record(errorPath, `status ${reply.status}`, monoNow(), 'untimed');
-  } catch (error) {
-    if (device.signal.aborted || isAbort(error)) return undefined;
-    ctx.recorder.record(errorPath, classifyError(error), monoNow(), 'untimed');
+function pollAnswer(ex: Exchange, errorPath: PathName, again: (device: VirtualDevice) => void): string | null | undefined {
+  const device = ex.owner as VirtualDevice;
+  const { ctx } = device;
+  if (ex.status === 200 && !ex.failure) return utf8(ex.body);
+  if (!ex.failure && (ex.status === 408 || ex.status === 504)) {
+    ctx.recorder.count('pollTimeouts');
+    return null;
   }
-  await pause(ERROR_PAUSE_MS, device.signal);
+  ctx.recorder.record(errorPath, ex.failure ?? `status ${ex.status}`, monoNow(), 'untimed');
+  ctx.pacer.at(monoNow() + ERROR_PAUSE_MS, again, device);
   return undefined;
 }
 
@@ -186,67 +225,71 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 /**
- * Holds the attribute-updates poll. A push is timed from the driver's send time; a gap in the
- * per-device sequence numbers is changes written while no poll was open (ThingsBoard drops those
- * too), counted as `attributeLost`.
+ * An attribute update: a push is timed from the driver's send time; a gap in the per-device
+ * sequence numbers is changes written while no poll was open (ThingsBoard drops those too),
+ * counted as `attributeLost`.
  */
-export async function attributeLoop(device: VirtualDevice, ctx: DeviceContext): Promise<void> {
-  for (let first = true; !device.signal.aborted; first = false) {
-    const body = await pollOnce(device, ctx, device.routes.attributeUpdates, 'attributePush', first);
-    if (typeof body !== 'string') continue;
+function attributePollDone(ex: Exchange): void {
+  const device = ex.owner as VirtualDevice;
+  const { ctx } = device;
+  if (ctx.ending) return;
+  const body = pollAnswer(ex, 'attributePush', pollAttributes);
+  if (body === undefined) return;
+  if (body !== null) {
     ctx.recorder.count('attributePolls');
     const update = parseObject(body);
     const sentAt = update?.[PUSH_SENT_AT];
     const seq = update?.[PUSH_SEQ];
-    if (typeof sentAt !== 'number' || typeof seq !== 'number') {
-      ctx.recorder.record('attributePush', 'other', monoNow(), 'untimed');
-      continue;
+    if (typeof sentAt !== 'number' || typeof seq !== 'number') ctx.recorder.record('attributePush', 'other', monoNow(), 'untimed');
+    else {
+      ctx.recorder.count('updatesDelivered');
+      if (seq > device.lastSeq + 1) ctx.recorder.count('attributeLost', seq - device.lastSeq - 1);
+      device.lastSeq = Math.max(device.lastSeq, seq);
+      ctx.recorder.record('attributePush', 'ok', sentAt, 'sent');
     }
-    ctx.recorder.count('updatesDelivered');
-    if (seq > device.lastSeq + 1) ctx.recorder.count('attributeLost', seq - device.lastSeq - 1);
-    device.lastSeq = Math.max(device.lastSeq, seq);
-    ctx.recorder.record('attributePush', 'ok', sentAt, 'sent');
   }
+  pollAttributes(device);
 }
 
-/** Holds the RPC poll; a command is timed from the driver's send time, then answered with its seq. */
-export async function rpcLoop(device: VirtualDevice, ctx: DeviceContext): Promise<void> {
-  for (let first = true; !device.signal.aborted; first = false) {
-    const body = await pollOnce(device, ctx, device.routes.rpcPoll, 'rpcDelivery', first);
-    if (typeof body !== 'string') continue;
-    ctx.recorder.count('rpcPolls');
-    const command = parseObject(body);
-    // The specification allows the id to be carried as a string.
-    const id = typeof command?.id === 'number' || typeof command?.id === 'string' ? Number(command.id) : NaN;
-    if (!command || !Number.isInteger(id) || id < 0) {
-      ctx.recorder.record('rpcDelivery', 'other', monoNow(), 'untimed');
-      continue;
-    }
-    ctx.recorder.count('rpcDelivered');
-    const params = command.params as { sentAt?: unknown; seq?: unknown } | undefined;
-    const sentAt = typeof params?.sentAt === 'number' ? params.sentAt : undefined;
-    ctx.recorder.record('rpcDelivery', sentAt === undefined ? 'other' : 'ok', sentAt ?? monoNow(), sentAt === undefined ? 'untimed' : 'sent');
-    const reply = `{"result":"ok","method":${JSON.stringify(command.method ?? null)},"seq":${typeof params?.seq === 'number' ? params.seq : null},"device":${device.index}}`;
-    const path = device.routes.rpcReplyHead + id + device.routes.rpcReplyTail;
-    if (await measured(ctx, 'rpcReply', monoNow(), 'sent', device.fast.status('POST', path, reply))) ctx.recorder.count('rpcReplied');
+/** A command: timed from the driver's send time, then answered with its seq; the next poll follows the reply. */
+function rpcPollDone(ex: Exchange): void {
+  const device = ex.owner as VirtualDevice;
+  const { ctx } = device;
+  if (ctx.ending) return;
+  const body = pollAnswer(ex, 'rpcDelivery', pollRpc);
+  if (body === undefined) return;
+  if (body === null) return pollRpc(device);
+  ctx.recorder.count('rpcPolls');
+  const command = parseObject(body);
+  // The specification allows the id to be carried as a string.
+  const id = typeof command?.id === 'number' || typeof command?.id === 'string' ? Number(command.id) : NaN;
+  if (!command || !Number.isInteger(id) || id < 0) {
+    ctx.recorder.record('rpcDelivery', 'other', monoNow(), 'untimed');
+    return pollRpc(device);
   }
+  ctx.recorder.count('rpcDelivered');
+  const params = command.params as { sentAt?: unknown; seq?: unknown } | undefined;
+  const sentAt = typeof params?.sentAt === 'number' ? params.sentAt : undefined;
+  ctx.recorder.record('rpcDelivery', sentAt === undefined ? 'other' : 'ok', sentAt ?? monoNow(), sentAt === undefined ? 'untimed' : 'sent');
+  const reply = `{"result":"ok","method":${JSON.stringify(command.method ?? null)},"seq":${typeof params?.seq === 'number' ? params.seq : null},"device":${device.index}}`;
+  const path = device.routes.rpcReplyHead + id + device.routes.rpcReplyTail;
+  sendMeasured(device, 'rpcReply', requestText('POST', path, ctx.host, reply), monoNow(), rpcReplyDone);
 }
 
-export async function clientRpcLoop(device: VirtualDevice, ctx: DeviceContext, firstDelayMs: number): Promise<void> {
-  const plan = ctx.scenario.clientRpc;
-  if (!plan) return;
-  const body = JSON.stringify({ method: plan.method, params: {} } satisfies Body<'postClientRpc'>);
-  if (!(await pause(firstDelayMs, device.signal))) return;
-  while (!device.signal.aborted) {
-    const startedAt = monoNow();
-    await measured(ctx, 'clientRpc', startedAt, 'sent', device.fast.status('POST', device.routes.clientRpc, body));
-    if (!(await pause(Math.max(0, startedAt + plan.intervalMs - monoNow()), device.signal))) return;
-  }
+function rpcReplyDone(ex: Exchange): void {
+  const device = ex.owner as VirtualDevice;
+  if (recordExchange(device.ctx.recorder, ex, 'sent') === 'ok') device.ctx.recorder.count('rpcReplied');
+  pollRpc(device);
+  settle(device.ctx);
+}
+
+/** One request of the device, awaited: for the rare paths (firmware) where a promise costs nothing that matters. */
+function request(device: VirtualDevice, path: string, limitMs: number): Promise<Exchange> {
+  return new Promise((resolve) => device.link.send(exchange(null, requestText('GET', path, device.ctx.host), true, monoNow(), limitMs, resolve, device)));
 }
 
 /** The firmware's checksum as the server announces it in the shared attributes (operation 3). */
-async function announcedChecksum(device: VirtualDevice): Promise<{ algorithm: ChecksumAlgorithm; value: string } | undefined> {
-  const reply = await send(device.short, 'GET', `${device.routes.attributes}?sharedKeys=fw_checksum,fw_checksum_algorithm`, undefined, device.signal);
+function announcedChecksum(reply: Exchange): { algorithm: ChecksumAlgorithm; value: string } | undefined {
   const shared = reply.status === 200 ? (parseObject(reply.body)?.shared as Record<string, unknown> | undefined) : undefined;
   const algorithm = shared?.fw_checksum_algorithm;
   const value = shared?.fw_checksum;
@@ -257,30 +300,34 @@ async function announcedChecksum(device: VirtualDevice): Promise<{ algorithm: Ch
 /**
  * Download the assigned firmware once, whole or chunk by chunk until the empty chunk past the
  * end, and check the bytes against `fw_checksum`: a download that does not match (or that the
- * server gives no checksum for) is a `checksum` error, not a success.
+ * server gives no checksum for) is a `checksum` error, not a success. Each request has the
+ * request timeout; the download is timed as a whole.
  */
-export async function downloadFirmware(device: VirtualDevice, ctx: DeviceContext): Promise<void> {
+export async function downloadFirmware(device: VirtualDevice): Promise<void> {
+  const { ctx } = device;
   const plan = ctx.scenario.firmware;
   if (!plan) return;
   const query = `?title=${encodeURIComponent(plan.title)}&version=${encodeURIComponent(plan.version)}&size=${plan.chunkSize}`;
   const startedAt = monoNow();
   const parts: Buffer[] = [];
+  const outcome = (reply: Exchange): Outcome | undefined => reply.failure ?? (reply.status === 200 ? undefined : `status ${reply.status}`);
+  ctx.inFlight++;
   try {
-    const expected = await ctx.track(announcedChecksum(device));
-    for (let chunk = 0; !device.signal.aborted; chunk++) {
-      const reply = await ctx.track(sendForBytes(device.short, `${device.routes.firmware}${query}&chunk=${chunk}`, device.signal));
-      if (reply.status !== 200) {
-        ctx.recorder.record('firmware', `status ${reply.status}`, startedAt, 'sent');
-        return;
-      }
-      parts.push(reply.bytes);
-      if (plan.chunkSize === 0 || reply.bytes.length === 0) {
+    const announced = await request(device, `${device.routes.attributes}?sharedKeys=fw_checksum,fw_checksum_algorithm`, ctx.requestTimeoutMs);
+    if (announced.failure) return void (ctx.ending || ctx.recorder.record('firmware', announced.failure, startedAt, 'sent'));
+    const expected = announcedChecksum(announced);
+    for (let chunk = 0; !ctx.ending; chunk++) {
+      const reply = await request(device, `${device.routes.firmware}${query}&chunk=${chunk}`, ctx.requestTimeoutMs);
+      const failed = outcome(reply);
+      if (failed) return void (ctx.ending || ctx.recorder.record('firmware', failed, startedAt, 'sent'));
+      const bytes = Buffer.from(reply.body, 'latin1');
+      parts.push(bytes);
+      if (plan.chunkSize === 0 || bytes.length === 0) {
         const matches = expected !== undefined && checksum(expected.algorithm, Buffer.concat(parts)) === expected.value;
-        ctx.recorder.record('firmware', matches ? 'ok' : 'checksum', startedAt, 'sent');
-        return;
+        return ctx.recorder.record('firmware', matches ? 'ok' : 'checksum', startedAt, 'sent');
       }
     }
-  } catch (error) {
-    if (!isAbort(error)) ctx.recorder.record('firmware', classifyError(error), startedAt, 'sent');
+  } finally {
+    settle(ctx);
   }
 }

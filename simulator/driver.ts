@@ -1,31 +1,39 @@
-// The driver: server-side load through the control API at fixed arrival rates (open model), sent
-// only to devices whose polls are on the wire (the groups report them online).
+// The driver: server-side load through the control API at fixed arrival rates (open model, each
+// call sent at its intended time through a pacer), sent only to devices whose polls are on the
+// wire (the groups report them online). Its calls go over a link of their own (the wire), with
+// the control API's login; a 401 logs in again and sends the call once more.
 // Two-way RPC is timed end to end from its intended send time (REST call -> device got it ->
 // reply -> REST response) and the answer must carry the command's sequence number. Shared-
 // attribute writes carry their send time and a per-device sequence number, so devices time the
 // push and count the changes that never reached them.
-import { createArrivals, type Arrivals } from './arrivals.js';
+import { startArrivals, type Arrivals } from './arrivals.js';
 import { monoNow } from './clock.js';
 import type { Control } from './control.js';
-import { PUSH_SENT_AT, PUSH_SEQ } from './device.js';
-import { classifyError } from './http.js';
-import { createInFlight } from './in-flight.js';
-import type { PathName, Recorder } from './metrics.js';
+import { PUSH_SENT_AT, PUSH_SEQ, recordExchange, requestText, statusOutcome, utf8 } from './device.js';
+import type { Outcome, PathName, Recorder } from './metrics.js';
+import { createPacer } from './pacer.js';
+import { fill } from './routes.js';
 import type { Scenario } from './scenario.js';
+import { createWire, exchange, type Exchange } from './wire.js';
+import type { Body } from '../spec/types.js';
 
 export interface DriverConfig {
   scenario: Scenario;
-  maxInFlight: number;
+  requestTimeoutMs: number;
+  insecure: boolean;
+  /** Connections the driver may hold at once; beyond them calls wait in its backlog (reported as queued). */
+  maxConnections: number;
 }
 
 export interface Driver {
   /** Devices (control ids) whose polls are open: from now on they may be driven. */
   online(deviceIds: readonly string[]): void;
-  /** Stop issuing; resolves when every call in flight has its answer, with the moment (clock.ts ms) issuing stopped. */
-  stop(): Promise<number>;
+  /** Issue nothing new; resolves when every call in flight has ended, with the moment (clock.ts ms) issuing stopped. */
+  drain(): Promise<number>;
+  /** End: calls still open end as `unfinished`, connections closed. */
+  end(): void;
 }
 
-const TICK_MS = 5;
 export const RPC_METHOD = 'simCommand';
 
 /** Whether a two-way RPC answer is the device's reply to the command with this sequence number. */
@@ -38,73 +46,94 @@ export function replyMatches(body: string, seq: number): boolean {
   }
 }
 
+/** A call and what the driver needs when it ends. */
+interface Call {
+  path: PathName;
+  method: 'POST';
+  url: string;
+  body: string;
+  seq: number;
+  /** Sent again after a fresh login (a 401 answered the first). */
+  retried: boolean;
+}
+
 export function startDriver(control: Control, config: DriverConfig, recorder: Recorder): Driver {
   const { driver } = config.scenario;
-  const inFlight = createInFlight();
+  const base = new URL(control.url);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const wire = createWire({ url: control.url, insecure: config.insecure, maxConnectionsPerLink: config.maxConnections, maxConnections: config.maxConnections });
+  const link = wire.link();
+  const pacer = createPacer();
   const targets: string[] = [];
   /** Per device: the next attribute-change sequence number. */
   const writeSeq = new Map<string, number>();
   let rpcSeq = 0;
   let cursor = 0;
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  let streams: Arrivals[] = [];
 
-  const finish = (path: PathName, intendedAt: number, status: number, matches = true) =>
-    recorder.record(path, status !== 200 ? `status ${status}` : matches ? 'ok' : 'mismatch', intendedAt, 'intended');
+  const textOf = (call: Call) => requestText(call.method, call.url, base.host, call.body, `x-authorization: ${control.authorization()}\r\n`);
+  const limitOf = (path: PathName) => (path === 'rpc' ? driver.rpcTimeoutMs + config.requestTimeoutMs : config.requestTimeoutMs);
+  const send = (call: Call, intendedAt: number) => link.send(exchange(call.path, textOf(call), call.path === 'rpc', intendedAt, limitOf(call.path), done, call));
 
-  async function issueRpc(intendedAt: number): Promise<void> {
-    const seq = rpcSeq++;
-    const request = { method: RPC_METHOD, params: { sentAt: monoNow(), seq }, timeout: driver.rpcTimeoutMs };
-    try {
-      const reply = await control.rpcTwoWay(targets[cursor++ % targets.length], driver.rpcApi, request);
-      finish('rpc', intendedAt, reply.status, reply.status === 200 && replyMatches(reply.body, seq));
-    } catch (error) {
-      recorder.record('rpc', classifyError(error), intendedAt, 'intended');
+  const rpcOutcome = (ex: Exchange): Outcome => (ex.status !== 200 ? `status ${ex.status}` : replyMatches(utf8(ex.body), (ex.owner as Call).seq) ? 'ok' : 'mismatch');
+
+  function done(ex: Exchange): void {
+    const call = ex.owner as Call;
+    if (ex.status === 401 && !ex.failure && !call.retried) {
+      // The login expired: log in again, then the same call once more (still timed from its intended time).
+      call.retried = true;
+      control.login().then(() => send(call, ex.intendedAt), () => finish(ex));
+      return;
     }
+    finish(ex);
   }
-  async function issueWrite(intendedAt: number): Promise<void> {
+  function finish(ex: Exchange): void {
+    recordExchange(recorder, ex, 'intended', ex.path === 'rpc' ? rpcOutcome : statusOutcome);
+    if (--inFlight === 0) drained?.();
+  }
+
+  function issueRpc(intendedAt: number): void {
+    const seq = rpcSeq++;
+    const template = driver.rpcApi === 'v1' ? control.templates.sendRpcV1 : control.templates.sendRpcV2;
+    const request = { method: RPC_METHOD, params: { sentAt: Math.min(intendedAt, monoNow()), seq }, timeout: driver.rpcTimeoutMs } satisfies Body<'sendRpcV1'>;
+    inFlight++;
+    send({ path: 'rpc', method: 'POST', url: basePath + fill(template, { deviceId: targets[cursor++ % targets.length] }), body: JSON.stringify(request), seq, retried: false }, intendedAt);
+  }
+  function issueWrite(intendedAt: number): void {
     const deviceId = targets[cursor++ % targets.length];
     const seq = writeSeq.get(deviceId) ?? 0;
     writeSeq.set(deviceId, seq + 1);
-    try {
-      finish('attributeWrite', intendedAt, (await control.setShared(deviceId, { [PUSH_SENT_AT]: monoNow(), [PUSH_SEQ]: seq })).status);
-    } catch (error) {
-      recorder.record('attributeWrite', classifyError(error), intendedAt, 'intended');
-    }
+    const url = basePath + fill(control.templates.saveDeviceAttributes, { entityType: 'DEVICE', entityId: deviceId, scope: 'SHARED_SCOPE' });
+    const values = { [PUSH_SENT_AT]: Math.min(intendedAt, monoNow()), [PUSH_SEQ]: seq } satisfies Body<'saveDeviceAttributes'>;
+    inFlight++;
+    send({ path: 'attributeWrite', method: 'POST', url, body: JSON.stringify(values), seq, retried: false }, intendedAt);
   }
 
   const plans = [
-    { rate: driver.rpcRate, send: issueRpc, path: 'rpc' as const },
-    { rate: driver.attrRate, send: issueWrite, path: 'attributeWrite' as const },
+    { rate: driver.rpcRate, send: issueRpc },
+    { rate: driver.attrRate, send: issueWrite },
   ].filter((p) => p.rate > 0);
-  let streams: Arrivals[] = [];
-  let timer: NodeJS.Timeout | undefined;
 
   return {
     online(deviceIds) {
       targets.push(...deviceIds);
       // The arrivals start with the first device online: none is scheduled into an empty fleet.
-      if (timer || !targets.length || !plans.length) return;
+      if (streams.length || !targets.length) return;
       const startAt = monoNow();
-      streams = plans.map((p) =>
-        createArrivals({
-          rate: p.rate,
-          startAt,
-          slotMs: TICK_MS,
-          maxInFlight: config.maxInFlight,
-          inFlight,
-          send: p.send,
-          drop: (intendedAt) => recorder.record(p.path, 'dropped', intendedAt, 'untimed'),
-        }),
-      );
-      timer = setInterval(() => {
-        const now = monoNow();
-        for (const stream of streams) stream.tick(now);
-      }, TICK_MS);
+      streams = plans.map((p) => startArrivals(pacer, { rate: p.rate, startAt, send: p.send }));
     },
-    async stop() {
-      if (timer) clearInterval(timer);
+    drain() {
       const stoppedAt = monoNow();
-      await inFlight.idle();
-      return stoppedAt;
+      for (const stream of streams) stream.stop();
+      pacer.clear();
+      if (inFlight === 0) return Promise.resolve(stoppedAt);
+      return new Promise((resolve) => (drained = () => resolve(stoppedAt)));
+    },
+    end() {
+      pacer.clear();
+      wire.destroy('unfinished');
     },
   };
 }

@@ -1,107 +1,20 @@
 // The engine: brings up the fleet, runs device groups (in-process or in workers) and the driver
 // for the requested duration, stops them in order, and returns the measurements. It emits
 // events; presenters (progress.ts, the CLI) print them.
+import { connectionsPerDevice, FD_BUDGET, processesNeeded } from './capacity.js';
 import { createControl, type Control } from './control.js';
 import { createThroughControl, createThroughProvisioning, deleteFleet, readTokensFile, type FleetMember } from './fleet.js';
-import { isIpv4Loopback } from './http.js';
-import type { Aggregate, IntervalView, MetricsDelta, PathName, Phase } from './metrics.js';
 import { loadTemplates } from './routes.js';
-import type { Scenario } from './scenario.js';
 import { runFleet } from './run-fleet.js';
-
-export interface SimulationConfig {
-  target: string;
-  /** Control API base URL (defaults to the target). */
-  controlUrl: string;
-  username: string;
-  password: string;
-  devices: number;
-  durationMs: number;
-  scenario: Scenario;
-  rampPerSecond: number | null;
-  provision: { key: string; secret: string } | null;
-  tokensFile: string | null;
-  /** 0: devices run in this process. */
-  workers: number;
-  seed: number;
-  keepDevices: boolean;
-  /** HTTPS without certificate checks. */
-  insecure: boolean;
-  /** Milliseconds of warm-up, reported apart from the steady state; null: until every device is online. */
-  warmupMs: number | null;
-}
-
-export type EngineEvent =
-  | { type: 'phase'; phase: 'fleet' | 'running' | 'steady' | 'stopping' | 'cleanup'; message: string }
-  | { type: 'fleet-progress'; done: number; total: number }
-  | { type: 'tick'; second: number; online: number; devices: number; phase: Phase; paths: Partial<Record<PathName, IntervalView>> }
-  | { type: 'warning'; message: string }
-  /** A measurement delta as it is folded into the totals (about once a second per process): what an exporter reads. */
-  | { type: 'measured'; delta: MetricsDelta };
-
-export interface SimulationResult {
-  config: SimulationConfig;
-  startedAt: string;
-  /** Milliseconds of load, from the start until the last part of the simulator stopped starting requests. */
-  runMs: number;
-  /** Milliseconds from the start until the steady state began; runMs when it never began. */
-  warmupMs: number;
-  /** The steady state never began: some devices never came online. */
-  steadyReached: boolean;
-  /** The user stopped the run early (Ctrl-C). */
-  interrupted: boolean;
-  aggregate: Aggregate;
-  fleet: { source: 'tokens' | 'provisioning' | 'control'; members: number; addressable: number };
-  simulator: { processes: number; cpuMicros: number; maxRssBytes: number; sourceAddresses: string[] };
-  /** A token of the fleet that is left on the server (keepDevices), for demos. */
-  sampleToken?: string;
-}
-
-export class SimulationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SimulationError';
-  }
-}
-
-const FD_BUDGET = 19_000; // stay under the 20000-descriptor limit per process
-
-export function pollsPerDevice(s: Scenario): number {
-  return (s.polls.attributes ? 1 : 0) + (s.polls.rpc ? 1 : 0);
-}
-
-export function shortConnections(devices: number): number {
-  return Math.min(128, Math.max(8, Math.ceil(devices / 16)));
-}
-
-/** Ephemeral ports one source address offers towards one server address and port (32768-60999, less a margin). */
-const PORTS_PER_SOURCE_ADDRESS = 25_000;
-
-/**
- * Source addresses per process: none while the system's choice has ports enough, since an
- * explicit address costs a port search in bind() for every connection; beyond that, on an IPv4
- * loopback target, each process gets its own 127.0.0.x and with it ~28k ports of its own.
- */
-export function planSourceAddresses(target: string, processes: number, connections: number): string[] {
-  if (connections <= PORTS_PER_SOURCE_ADDRESS || !isIpv4Loopback(target)) return [];
-  return Array.from({ length: processes }, (_, g) => `127.0.0.${2 + g}`);
-}
-
-/** How many processes the devices need so that each stays under the descriptor budget. */
-export function processesNeeded(devices: number, scenario: Scenario): number {
-  const perDevice = pollsPerDevice(scenario);
-  let processes = 1;
-  while (Math.ceil(devices / processes) * perDevice + shortConnections(devices / processes) + 500 > FD_BUDGET) processes++;
-  return processes;
-}
+import { SimulationError, type EngineEvent, type SimulationConfig, type SimulationResult } from './simulation.js';
 
 /** `interrupt` ends the run early (Ctrl-C): calls in flight finish, reports and cleanup still happen. */
 export async function runSimulation(config: SimulationConfig, emit: (event: EngineEvent) => void = () => {}, interrupt?: AbortSignal): Promise<SimulationResult> {
   const { scenario } = config;
-  const groups = Math.max(1, config.workers);
-  if (processesNeeded(config.devices, scenario) > groups) {
+  const needed = processesNeeded(config.devices, scenario, config.workers);
+  if (needed > config.workers) {
     throw new SimulationError(
-      `${config.devices} devices with ${pollsPerDevice(scenario)} poll(s) each need more than ${FD_BUDGET} descriptors in one process: use --workers ${processesNeeded(config.devices, scenario)} or more`,
+      `${config.devices} devices with ${connectionsPerDevice(scenario)} connection(s) each (one per poll, one for its other requests) need more than ${FD_BUDGET} descriptors in one process: use --workers ${needed} or more`,
     );
   }
   const templates = await loadTemplates();
@@ -116,7 +29,7 @@ export async function runSimulation(config: SimulationConfig, emit: (event: Engi
       password: config.password,
       templates: templates.control,
       connections: 256,
-      requestTimeoutMs: Math.max(30_000, scenario.driver.rpcTimeoutMs + 15_000),
+      requestTimeoutMs: Math.max(30_000, scenario.driver.rpcTimeoutMs + config.requestTimeoutMs),
       insecure: config.insecure,
     });
     try {

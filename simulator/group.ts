@@ -1,24 +1,16 @@
-// A group of virtual devices in one process (the engine's own, or a worker's): its pools, the
-// ramp that brings devices online, the open-model arrival scheduler and an orderly stop.
-import { createArrivals, type Arrivals } from './arrivals.js';
+// A group of virtual devices in one process (the engine's own, or a worker's): its wire (a link
+// per device), its pacer (every planned send of the group), the ramp that brings devices online,
+// the open-model arrivals, and a stop in two steps: drain (issue nothing new, let what is in
+// flight finish while polls go on), then end (polls cut, whatever is still open counted).
+import { startArrivals, type Arrivals } from './arrivals.js';
 import { monoNow } from './clock.js';
-import type { DeviceTemplates } from './routes.js';
-import { createTarget, type TargetOptions } from './http.js';
-import { createInFlight } from './in-flight.js';
-import {
-  attributeLoop,
-  clientRpcLoop,
-  createDevice,
-  downloadFirmware,
-  rpcLoop,
-  sendTelemetry,
-  telemetryLoop,
-  type DeviceContext,
-  type VirtualDevice,
-} from './device.js';
+import { clientRpcTurn, createDevice, downloadFirmware, pollAttributes, pollRpc, sendTelemetry, telemetryTurn, type DeviceContext, type VirtualDevice } from './device.js';
 import type { Recorder } from './metrics.js';
+import { createPacer } from './pacer.js';
 import { createRandom } from './profiles.js';
+import type { DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
+import { createWire } from './wire.js';
 
 export interface FleetDevice {
   /** Position in the whole fleet (0-based): seeds its data and its place in the ramp. */
@@ -26,10 +18,23 @@ export interface FleetDevice {
   token: string;
 }
 
+/** Where and how the group's devices connect. */
+export interface GroupTarget {
+  /** Base URL; its path (if any) prefixes every request path. */
+  url: string;
+  /** Source address (127.0.0.x for big fleets on loopback); none: the system's choice. */
+  localAddress?: string;
+  insecure: boolean;
+  maxConnectionsPerDevice: number;
+  /** Connections the group may hold at once (its share of the process's descriptors). */
+  maxConnections: number;
+  requestTimeoutMs: number;
+}
+
 /** Everything a group needs; plain data, so a worker receives it over IPC. */
 export interface GroupConfig {
   templates: DeviceTemplates;
-  target: TargetOptions;
+  target: GroupTarget;
   scenario: Scenario;
   devices: FleetDevice[];
   seed: number;
@@ -37,95 +42,97 @@ export interface GroupConfig {
   rampPerSecond: number | null;
   /** This group's share of the open-model telemetry rate (messages/s). */
   telemetryRate: number;
-  /** Cap on open-model sends in flight; beyond it arrivals are counted as dropped. */
-  maxInFlight: number;
 }
 
 export interface Group {
   /**
-   * Stop: no new work, polls and sleeps aborted, in-flight writes awaited, pools closed.
-   * Resolves with the moment (clock.ts ms) the group stopped starting requests.
+   * Issue nothing new; resolves once every measured request in flight has ended (polls go on, so
+   * that RPCs in flight still reach their devices). `stoppedAt` (clock.ts ms) is when issuing stopped.
    */
-  stop(): Promise<number>;
+  drain(): Promise<{ stoppedAt: number }>;
+  /** End: polls cut, whatever is still open ends as `unfinished` (timed at its age), connections closed. */
+  end(): void;
+  /** Connections open at most at once, and opened in all. */
+  connections(): { peak: number; opened: number };
 }
-
-/** The open model's slot length (arrivals.ts); `dhi bench --simulator`'s paced floor uses it too. */
-export const SCHEDULER_TICK_MS = 5;
 
 /** `onAllOnline`: every device of the group has its polls on the wire (the engine may end the warm-up). */
 export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline: () => void = () => {}): Group {
-  const target = createTarget(config.target);
-  let stopping = false;
   const { scenario } = config;
-  const inFlight = createInFlight();
+  const url = new URL(config.target.url);
+  const wire = createWire({
+    url: config.target.url,
+    localAddress: config.target.localAddress,
+    insecure: config.target.insecure,
+    maxConnectionsPerLink: config.target.maxConnectionsPerDevice,
+    maxConnections: config.target.maxConnections,
+  });
+  const pacer = createPacer();
   let onlineCount = 0;
-  const counting: Recorder = {
-    ...recorder,
-    online(index) {
-      recorder.online(index);
-      if (++onlineCount === config.devices.length) onAllOnline();
+  let drained: (() => void) | undefined;
+  const ctx: DeviceContext = {
+    scenario,
+    recorder: {
+      ...recorder,
+      online(index) {
+        recorder.online(index);
+        if (++onlineCount === config.devices.length) onAllOnline();
+      },
+    },
+    pacer,
+    host: url.host,
+    requestTimeoutMs: config.target.requestTimeoutMs,
+    inFlight: 0,
+    issuing: true,
+    ending: false,
+    settled() {
+      if (ctx.inFlight === 0) drained?.();
     },
   };
-  const ctx: DeviceContext = { scenario, recorder: counting, track: inFlight.track };
+  const basePath = url.pathname.replace(/\/+$/, '');
   const online: VirtualDevice[] = [];
-  const loops: Promise<void>[] = [];
   const random = createRandom(config.seed ^ 0x5eed);
-  const timers: NodeJS.Timeout[] = [];
+  let arrivals: Arrivals | undefined;
 
   const bringOnline = (fleetDevice: FleetDevice) => {
-    if (stopping) return;
-    const device = createDevice(
-      fleetDevice.index,
-      fleetDevice.token,
-      config.templates,
-      target.basePath,
-      { short: target.shortPool(fleetDevice.index), poll: target.pollPool(fleetDevice.index), fast: target.statusClient(fleetDevice.index) },
-      scenario,
-      config.seed,
-    );
+    if (!ctx.issuing) return;
+    const device = createDevice(fleetDevice.index, fleetDevice.token, config.templates, basePath, wire.link(), ctx, config.seed);
     online.push(device);
+    const now = monoNow();
     // A device without polls is online at once; one with polls when they are on the wire.
-    if (device.pollsToOpen === 0) counting.online(device.index);
-    if (scenario.polls.attributes) loops.push(attributeLoop(device, ctx));
-    if (scenario.polls.rpc) loops.push(rpcLoop(device, ctx));
-    if (scenario.telemetry.model === 'closed') {
-      // Spread the first sends over one interval so the fleet does not fire in lockstep.
-      loops.push(telemetryLoop(device, ctx, scenario.telemetry.intervalMs, random() * scenario.telemetry.intervalMs));
+    if (device.pollsToOpen === 0) ctx.recorder.online(device.index);
+    if (scenario.polls.attributes) pollAttributes(device, true);
+    if (scenario.polls.rpc) pollRpc(device, true);
+    // Spread the first sends over one interval so the fleet does not fire in lockstep.
+    if (scenario.telemetry.model === 'closed') pacer.at(now + random() * scenario.telemetry.intervalMs, telemetryTurn, device);
+    if (scenario.clientRpc) pacer.at(now + random() * scenario.clientRpc.intervalMs, clientRpcTurn, device);
+    if (scenario.firmware) void downloadFirmware(device);
+    // Open-model telemetry starts with the first device: no arrival falls into a fleet of nobody.
+    if (!arrivals && scenario.telemetry.model === 'open' && config.telemetryRate > 0) {
+      let next = 0;
+      arrivals = startArrivals(pacer, { rate: config.telemetryRate, startAt: now, send: (intendedAt) => sendTelemetry(online[next++ % online.length], intendedAt) });
     }
-    if (scenario.clientRpc) loops.push(clientRpcLoop(device, ctx, random() * scenario.clientRpc.intervalMs));
-    if (scenario.firmware) loops.push(downloadFirmware(device, ctx));
   };
 
+  const t0 = monoNow();
   if (config.rampPerSecond === null) for (const d of config.devices) bringOnline(d);
-  else {
-    for (const d of config.devices) timers.push(setTimeout(bringOnline, (d.index * 1000) / config.rampPerSecond, d));
-  }
-
-  // Open-model telemetry: the arrivals start with the first device, so none falls into a fleet of nobody.
-  let scheduler: NodeJS.Timeout | undefined;
-  if (scenario.telemetry.model === 'open' && config.telemetryRate > 0) {
-    let arrivals: Arrivals | undefined;
-    let next = 0;
-    const sendNext = (intendedAt: number) => sendTelemetry(online[next++ % online.length], ctx, intendedAt, 'intended');
-    const drop = (intendedAt: number) => recorder.record('telemetry', 'dropped', intendedAt, 'untimed');
-    scheduler = setInterval(() => {
-      if (!online.length) return;
-      arrivals ??= createArrivals({ rate: config.telemetryRate, startAt: monoNow(), slotMs: SCHEDULER_TICK_MS, maxInFlight: config.maxInFlight, inFlight: createInFlight(), send: sendNext, drop });
-      arrivals.tick(monoNow());
-    }, SCHEDULER_TICK_MS);
-  }
+  else for (const d of config.devices) pacer.at(t0 + (d.index * 1000) / config.rampPerSecond, bringOnline, d);
 
   return {
-    async stop() {
-      for (const t of timers) clearTimeout(t);
-      if (scheduler) clearInterval(scheduler);
+    drain() {
       const stoppedAt = monoNow();
-      stopping = true;
-      for (const device of online) device.stop();
-      await Promise.allSettled(loops);
-      await inFlight.idle();
-      await target.close();
-      return stoppedAt;
+      ctx.issuing = false;
+      // Planned turns and ramp steps see `issuing` and do nothing; a poll's retry after an error still runs.
+      arrivals?.stop();
+      if (ctx.inFlight === 0) return Promise.resolve({ stoppedAt });
+      return new Promise((resolve) => (drained = () => resolve({ stoppedAt })));
     },
+    end() {
+      ctx.issuing = false;
+      ctx.ending = true;
+      pacer.clear();
+      wire.destroy('unfinished');
+    },
+    connections: () => ({ peak: wire.peakOpen, opened: wire.opened }),
   };
 }

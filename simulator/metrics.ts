@@ -1,10 +1,14 @@
 // Measurement: a recorder where requests end (in the engine or in a worker), drained once a
 // second into deltas; an aggregate that folds deltas into totals (warm-up and steady state apart),
-// per-second timelines and per-interval histograms for the live progress lines.
+// per-second timelines and per-interval histograms for the live progress lines. This is the one
+// place per-path metrics live: the summary, the progress lines and any exporter read the aggregate.
 // Every outcome is counted, and every outcome with a start time is timed (errors too), so no
-// request leaves a percentile without a trace. Times are clock.ts milliseconds.
+// request leaves a percentile without a trace. A request is filed by its start (its intended send
+// time), and counts in its path's rate when it completed inside the steady window. Besides the
+// target's time, each path keeps the simulator's own share: how late its requests left (the send
+// lag) and how many waited in a device's backlog for a connection. Times are clock.ts milliseconds.
 import { monoNow } from './clock.js';
-import { addEncoded, createHistogram, encodeHistogram, recordMicros, type Histogram } from './histograms.js';
+import { addEncoded, createHistogram, encodeHistogram, percentile, recordMicros, type Histogram } from './histograms.js';
 
 /** Measured paths. rpc: REST call sent -> device got it -> reply -> REST response. */
 export type PathName =
@@ -41,11 +45,13 @@ export const COUNTERS: readonly CounterName[] = [
 ];
 
 /**
- * Error classes: `status <code>`, what went wrong on the wire, `dropped` (an open-model arrival
- * never sent because too many requests were in flight), `mismatch` (an RPC answer that is not the
- * reply to its command), `checksum` (firmware bytes that do not match `fw_checksum`).
+ * Error classes: `status <code>`, what went wrong on the wire (`timeout`: no complete answer within
+ * the request's limit), `dropped` (never sent: it waited in the simulator's backlog beyond its
+ * limit), `unfinished` (still open when the run had to end, --request-timeout after its duration),
+ * `mismatch` (an RPC answer that is not the reply to its command), `checksum` (firmware bytes that
+ * do not match `fw_checksum`).
  */
-export type ErrorClass = `status ${number}` | 'timeout' | 'reset' | 'connect' | 'other' | 'dropped' | 'mismatch' | 'checksum';
+export type ErrorClass = `status ${number}` | 'timeout' | 'reset' | 'connect' | 'other' | 'dropped' | 'unfinished' | 'mismatch' | 'checksum';
 export type Outcome = 'ok' | ErrorClass;
 
 /**
@@ -57,12 +63,24 @@ export type Timing = 'intended' | 'sent' | 'untimed';
 /** Requests started before the steady state began belong to the warm-up. */
 export type Phase = 'warmup' | 'steady';
 
-export interface PathDelta {
+/** The simulator's own share of a path's time: what it waited before its requests left. */
+export interface SendFigures {
+  /** How late each request left after its intended time (µs), backlog included. */
+  lag: string | Histogram;
+  /** Requests that waited in a device's backlog for a connection, and how long in all (ms), and at most. */
+  queued: number;
+  queuedMs: number;
+  queuedMaxMs: number;
+}
+
+export interface PathDelta extends SendFigures {
   ok: number;
   errors: Partial<Record<ErrorClass, number>>;
   /** Values timed from an intended send time, and from the actual one. */
   intended: number;
   sent: number;
+  /** Successes that completed inside the steady window (the rate's numerator). */
+  okInWindow: number;
   /** Every timed outcome, errors included: compressed base64 when it crosses processes, else the histogram itself. */
   histogram: string | Histogram;
 }
@@ -82,51 +100,98 @@ interface PathCell {
   errors: Partial<Record<ErrorClass, number>>;
   intended: number;
   sent: number;
+  okInWindow: number;
   histogram: Histogram;
+  lag: Histogram;
+  /** The histograms of the previous delta, handed over in-process: reset and recorded into again at the next drain. */
+  spare: { histogram: Histogram; lag: Histogram };
+  queued: number;
+  queuedMs: number;
+  queuedMaxMs: number;
 }
 
 export interface Recorder {
-  /** One outcome of a request that started at `startedAt` (clock.ts ms). */
-  record(path: PathName, outcome: Outcome, startedAt: number, timing: Timing): void;
+  /**
+   * One outcome of a request that started at `startedAt` (clock.ts ms). A request the simulator
+   * sent also says how late it left after its intended time (`lagMs`), `queuedMs` of it in a
+   * backlog (0: none); -1: not sent by the simulator (a poll's answer) or never sent.
+   */
+  record(path: PathName, outcome: Outcome, startedAt: number, timing: Timing, lagMs?: number, queuedMs?: number): void;
   count(counter: CounterName, n?: number): void;
   /** A device of this fleet index has its polls on the wire. */
   online(index: number): void;
   /** Requests starting at or after `at` belong to the steady state. */
   steadyFrom(at: number): void;
+  /** The steady window ends at `at`: later completions count in no rate. */
+  windowEnd(at: number): void;
   drain(): MetricsDelta;
 }
 
-const newCell = (): PathCell => ({ ok: 0, errors: {}, intended: 0, sent: 0, histogram: createHistogram() });
+const newCell = (): PathCell => ({
+  ok: 0, errors: {}, intended: 0, sent: 0, okInWindow: 0, histogram: createHistogram(), lag: createHistogram(), queued: 0, queuedMs: 0, queuedMaxMs: 0,
+  spare: { histogram: createHistogram(), lag: createHistogram() },
+});
 
 function drainCells(cells: Map<PathName, PathCell>, encode: boolean): PathDeltas {
   const out: PathDeltas = {};
   for (const [path, c] of cells) {
-    if (!c.ok && !c.intended && !c.sent && !Object.keys(c.errors).length) continue;
-    out[path] = { ok: c.ok, errors: c.errors, intended: c.intended, sent: c.sent, histogram: encode ? encodeHistogram(c.histogram) : c.histogram };
-    c.ok = c.intended = c.sent = 0;
+    if (!c.ok && !c.intended && !c.sent && !c.lag.totalCount && !Object.keys(c.errors).length) continue;
+    out[path] = {
+      ok: c.ok, errors: c.errors, intended: c.intended, sent: c.sent, okInWindow: c.okInWindow,
+      histogram: encode ? encodeHistogram(c.histogram) : c.histogram, lag: encode ? encodeHistogram(c.lag) : c.lag,
+      queued: c.queued, queuedMs: c.queuedMs, queuedMaxMs: c.queuedMaxMs,
+    };
+    c.ok = c.intended = c.sent = c.okInWindow = c.queued = c.queuedMs = c.queuedMaxMs = 0;
     c.errors = {};
-    if (encode) c.histogram.reset();
-    else c.histogram = createHistogram(); // the drained one now belongs to the delta
+    if (!encode) {
+      // The delta holds these histograms until the next drain (its consumers read it at once); the
+      // previous delta's are recorded into meanwhile. Two sets a path, no histogram made per second.
+      const { histogram, lag } = c.spare;
+      c.spare = { histogram: c.histogram, lag: c.lag };
+      c.histogram = histogram;
+      c.lag = lag;
+    }
+    c.histogram.reset();
+    c.lag.reset();
   }
   return out;
 }
 
-/** `shipped`: the deltas go to another process (a worker's), so histograms are encoded; in-process deltas hand them over as they are. */
+/**
+ * `shipped`: the deltas go to another process (a worker's), so histograms are encoded; in-process
+ * deltas hand them over as they are, valid until the next drain.
+ */
 export function createRecorder(shipped = false): Recorder {
   const warmup = new Map<PathName, PathCell>();
   const steady = new Map<PathName, PathCell>();
   let steadyAt = Infinity;
+  let endAt = Infinity;
   let counters: Partial<Record<CounterName, number>> = {};
   let online: number[] = [];
+  const cellOf = (path: PathName, startedAt: number) => {
+    const cells = startedAt >= steadyAt ? steady : warmup;
+    let c = cells.get(path);
+    if (!c) cells.set(path, (c = newCell()));
+    return c;
+  };
   return {
-    record(path, outcome, startedAt, timing) {
-      const cells = startedAt >= steadyAt ? steady : warmup;
-      let c = cells.get(path);
-      if (!c) cells.set(path, (c = newCell()));
-      if (outcome === 'ok') c.ok++;
-      else c.errors[outcome] = (c.errors[outcome] ?? 0) + 1;
+    record(path, outcome, startedAt, timing, lagMs = -1, queuedMs = 0) {
+      const c = cellOf(path, startedAt);
+      const now = monoNow();
+      if (outcome === 'ok') {
+        c.ok++;
+        if (now >= steadyAt && now < endAt) c.okInWindow++;
+      } else c.errors[outcome] = (c.errors[outcome] ?? 0) + 1;
+      if (lagMs >= 0) {
+        recordMicros(c.lag, lagMs * 1000);
+        if (queuedMs > 0) {
+          c.queued++;
+          c.queuedMs += queuedMs;
+          c.queuedMaxMs = Math.max(c.queuedMaxMs, queuedMs);
+        }
+      }
       if (timing === 'untimed') return;
-      recordMicros(c.histogram, (monoNow() - startedAt) * 1000);
+      recordMicros(c.histogram, (now - startedAt) * 1000);
       if (timing === 'intended') c.intended++;
       else c.sent++;
     },
@@ -139,6 +204,9 @@ export function createRecorder(shipped = false): Recorder {
     },
     steadyFrom(at) {
       steadyAt = at;
+    },
+    windowEnd(at) {
+      endAt = at;
     },
     drain() {
       const delta: MetricsDelta = { warmup: drainCells(warmup, shipped), steady: drainCells(steady, shipped), counters, online };
@@ -154,7 +222,12 @@ export interface PathTotals {
   errors: Partial<Record<ErrorClass, number>>;
   intended: number;
   sent: number;
+  okInWindow: number;
   histogram: Histogram;
+  lag: Histogram;
+  queued: number;
+  queuedMs: number;
+  queuedMaxMs: number;
 }
 
 export interface Timeline {
@@ -169,6 +242,8 @@ export interface IntervalView {
   ok: number;
   errors: number;
   p99Ms: number;
+  /** Requests that waited in a device's backlog (the simulator, not the target, held them). */
+  queued: number;
 }
 
 export interface Aggregate {
@@ -188,14 +263,14 @@ export function errorTotal(errors: Partial<Record<ErrorClass, number>>): number 
 
 function totalsOf(map: Map<PathName, PathTotals>, name: PathName): PathTotals {
   let totals = map.get(name);
-  if (!totals) map.set(name, (totals = { ok: 0, errors: {}, intended: 0, sent: 0, histogram: createHistogram() }));
+  if (!totals) map.set(name, (totals = { ok: 0, errors: {}, intended: 0, sent: 0, okInWindow: 0, histogram: createHistogram(), lag: createHistogram(), queued: 0, queuedMs: 0, queuedMaxMs: 0 }));
   return totals;
 }
 
 export function createAggregate(): Aggregate {
   const phases: Record<Phase, Map<PathName, PathTotals>> = { warmup: new Map(), steady: new Map() };
   const timelines = new Map<PathName, Timeline>();
-  const intervals = new Map<PathName, { ok: number; errors: number; histogram: Histogram }>();
+  const intervals = new Map<PathName, { ok: number; errors: number; queued: number; histogram: Histogram }>();
   const counters: Partial<Record<CounterName, number>> = {};
   const absorbPhase = (deltas: PathDeltas, into: Map<PathName, PathTotals>, second: number) => {
     for (const [name, d] of Object.entries(deltas) as [PathName, PathDelta][]) {
@@ -203,11 +278,16 @@ export function createAggregate(): Aggregate {
       let timeline = timelines.get(name);
       if (!timeline) timelines.set(name, (timeline = { okPerSecond: [], errorsPerSecond: [], p99PerSecond: [] }));
       let interval = intervals.get(name);
-      if (!interval) intervals.set(name, (interval = { ok: 0, errors: 0, histogram: createHistogram() }));
+      if (!interval) intervals.set(name, (interval = { ok: 0, errors: 0, queued: 0, histogram: createHistogram() }));
       const errors = errorTotal(d.errors);
       totals.ok += d.ok;
       totals.intended += d.intended;
       totals.sent += d.sent;
+      totals.okInWindow += d.okInWindow;
+      totals.queued += d.queued;
+      totals.queuedMs += d.queuedMs;
+      totals.queuedMaxMs = Math.max(totals.queuedMaxMs, d.queuedMaxMs);
+      addEncoded(totals.lag, d.lag);
       for (const [cls, n] of Object.entries(d.errors) as [ErrorClass, number][]) totals.errors[cls] = (totals.errors[cls] ?? 0) + n;
       while (timeline.okPerSecond.length <= second) {
         timeline.okPerSecond.push(0);
@@ -219,6 +299,7 @@ export function createAggregate(): Aggregate {
       addEncoded(interval.histogram, d.histogram);
       interval.ok += d.ok;
       interval.errors += errors;
+      interval.queued += d.queued;
     }
   };
   return {
@@ -233,12 +314,13 @@ export function createAggregate(): Aggregate {
     interval(second) {
       const view: Partial<Record<PathName, IntervalView>> = {};
       for (const [name, i] of intervals) {
-        view[name] = { ok: i.ok, errors: i.errors, p99Ms: i.histogram.totalCount ? i.histogram.getValueAtPercentile(99) / 1000 : 0 };
+        view[name] = { ok: i.ok, errors: i.errors, queued: i.queued, p99Ms: i.histogram.totalCount ? percentile(i.histogram, 99) / 1000 : 0 };
         const timeline = timelines.get(name)!.p99PerSecond;
         while (timeline.length <= second) timeline.push(0);
         if (i.histogram.totalCount) timeline[second] = view[name].p99Ms;
         i.ok = 0;
         i.errors = 0;
+        i.queued = 0;
         i.histogram.reset();
       }
       return view;

@@ -1,7 +1,7 @@
 // The live presenter: once a second, a few lines that fit 80 columns, errors first, paths named as
 // in the summary. On a TTY the block is rewritten in place; otherwise it is printed as it comes.
 // It only listens to engine events.
-import type { EngineEvent } from './engine.js';
+import type { EngineEvent } from './simulation.js';
 import { PATHS } from './metrics.js';
 import { formatMs } from './report/format.js';
 
@@ -26,7 +26,9 @@ export function formatTick(event: Tick): string[] {
     if (!view || (!view.ok && !view.errors)) continue;
     errors += view.errors;
     const pathErrors = view.errors ? `  errors ${view.errors}` : '';
-    lines.push(`  ${name.padEnd(NAME_WIDTH)} ${String(view.ok).padStart(6)}/s  p99 ${formatMs(view.p99Ms).padStart(8)} ms${pathErrors}`);
+    // Requests that waited inside the simulator: its own backlog, not the target's time.
+    const queued = view.queued ? `  queued ${view.queued}` : '';
+    lines.push(`  ${name.padEnd(NAME_WIDTH)} ${String(view.ok).padStart(6)}/s  p99 ${formatMs(view.p99Ms).padStart(8)} ms${pathErrors}${queued}`);
   }
   const phase = event.phase === 'warmup' ? 'warm-up' : 'steady';
   return [`${String(event.second).padStart(4)}s ${phase.padEnd(7)} errors ${errors} | devicesOnline ${event.online}/${event.devices}`, ...lines];

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { EngineEvent } from './engine.js';
+import type { EngineEvent } from './simulation.js';
 import { forEachValue } from './histograms.js';
 import type { CounterName, ErrorClass, MetricsDelta, PathDelta, PathName, Phase } from './metrics.js';
 

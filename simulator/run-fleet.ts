@@ -1,27 +1,34 @@
 // Running a fleet that exists: device groups (in this process or in workers) and the driver, for
 // the requested duration, then an orderly stop. The warm-up ends when every device is online (or
 // after --warmup); from a moment announced a little ahead, so that every process hears of it in
-// time, requests count in the steady state. The steady window ends when the last part of the
-// simulator stopped starting requests: rates divide by that one window.
+// time, requests count in the steady state. The steady window ends when issuing stops, at the end
+// of the duration: rates count the completions inside it. The stop is bounded: issuing stops at the end of the duration,
+// what is in flight may finish for at most --request-timeout (polls go on meanwhile, so RPCs in
+// flight reach their devices), then everything still open is cut and counted as `unfinished`.
 import { monoNow } from './clock.js';
 import type { Control } from './control.js';
 import { startDriver, type Driver } from './driver.js';
-import { planSourceAddresses, pollsPerDevice, shortConnections, SimulationError, type EngineEvent, type SimulationConfig, type SimulationResult } from './engine.js';
+import { connectionsPerDevice, DRIVER_CONNECTIONS, groupBudget, planSourceAddresses } from './capacity.js';
+import { SimulationError, type EngineEvent, type SimulationConfig, type SimulationResult } from './simulation.js';
 import type { FleetMember } from './fleet.js';
 import { startGroup, type GroupConfig } from './group.js';
 import { createAggregate, createRecorder, type MetricsDelta, type Recorder } from './metrics.js';
 import type { DeviceTemplates } from './routes.js';
 import { spawnWorker, type WorkerHandle } from './worker.js';
 
-const MAX_IN_FLIGHT = 5000;
 /** How far ahead the start of the steady state is announced (IPC to the workers takes a moment). */
 const STEADY_LEAD_MS = 250;
+/** How long a worker may take to send its last figures once told to end. */
+const WORKER_END_GRACE_MS = 5_000;
 
 function groupConfigs(config: SimulationConfig, members: FleetMember[], templates: DeviceTemplates): { configs: GroupConfig[]; sourceAddresses: string[] } {
   const { scenario } = config;
   const groups = Math.max(1, config.workers);
-  const totalConnections = members.length * pollsPerDevice(scenario) + groups * shortConnections(members.length / groups);
-  const sourceAddresses = planSourceAddresses(config.target, groups, totalConnections);
+  const budget = groupBudget(config.workers === 0);
+  // Sized by the connections the devices hold in the steady state: an explicit source address
+  // makes every connect() bind, which costs ~1.5 ms of kernel time once thousands of sockets are
+  // bound (capacity.ts), so addresses are used only when the ports would otherwise run out.
+  const sourceAddresses = planSourceAddresses(config.target, groups, members.length * connectionsPerDevice(scenario));
   const configs: GroupConfig[] = [];
   for (let g = 0; g < groups; g++) {
     const devices = members.filter((m) => m.index % groups === g);
@@ -32,19 +39,28 @@ function groupConfigs(config: SimulationConfig, members: FleetMember[], template
       seed: config.seed,
       rampPerSecond: config.rampPerSecond,
       telemetryRate: scenario.telemetry.model === 'open' ? (scenario.telemetry.rate * devices.length) / members.length : 0,
-      maxInFlight: MAX_IN_FLIGHT,
       target: {
         url: config.target,
-        connections: shortConnections(devices.length),
-        pollConnections: devices.length * pollsPerDevice(scenario),
-        localAddresses: sourceAddresses.length ? [sourceAddresses[g]] : [],
-        pollTimeoutMs: scenario.polls.timeoutMs,
-        requestTimeoutMs: 60_000,
+        localAddress: sourceAddresses[g],
         insecure: config.insecure,
+        maxConnectionsPerDevice: config.maxConnectionsPerDevice,
+        maxConnections: budget,
+        requestTimeoutMs: config.requestTimeoutMs,
       },
     });
   }
   return { configs, sourceAddresses };
+}
+
+/** `work`, or undefined once `ms` have passed, whichever comes first; no timer is left behind. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), undefined)));
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function runFleet(
@@ -86,6 +102,8 @@ export async function runFleet(
   const local = createRecorder();
   const driverRecorder = createRecorder();
   let failure: string | undefined;
+  /** Ends the run's wait early: a worker failed or the user interrupted (set while the run waits). */
+  let stopEarly: () => void = () => {};
   const workers: WorkerHandle[] = configs.slice(0, config.workers).map((gc, g) =>
     spawnWorker(
       gc,
@@ -93,7 +111,10 @@ export async function runFleet(
         absorb(delta);
         workerRss.set(g, rss);
       },
-      (message) => (failure ??= message),
+      (message) => {
+        failure ??= message;
+        stopEarly();
+      },
     ),
   );
   const recorders: Recorder[] = [local, driverRecorder];
@@ -115,7 +136,8 @@ export async function runFleet(
     if (config.warmupMs !== null) beginSteadyState(t0 + config.warmupMs);
     running = true;
     // The driver before the devices: it must hear of every device that comes online.
-    driver = control ? startDriver(control, { scenario, maxInFlight: MAX_IN_FLIGHT }, driverRecorder) : undefined;
+    const drives = scenario.driver.rpcRate > 0 || scenario.driver.attrRate > 0;
+    driver = control && drives ? startDriver(control, { scenario, requestTimeoutMs: config.requestTimeoutMs, insecure: config.insecure, maxConnections: DRIVER_CONNECTIONS }, driverRecorder) : undefined;
     driver?.online(onlineIds);
     checkSteady();
     const inProcess = config.workers === 0 ? startGroup(configs[0], local, () => absorb(local.drain())) : undefined;
@@ -133,45 +155,56 @@ export async function runFleet(
       emit({ type: 'tick', second: now, online: aggregate.counters.devicesOnline ?? 0, devices: members.length, phase: monoNow() >= steadyAt ? 'steady' : 'warmup', paths: aggregate.interval(now) });
     }, 1000);
 
-    // Run for the duration, or until a worker fails or the user interrupts.
+    // Run for the duration, or until a worker fails or the user interrupts (no timer polls for either).
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(end);
-        clearInterval(watch);
+        interrupt?.removeEventListener('abort', done);
         resolve();
       };
       const end = setTimeout(done, config.durationMs);
-      const watch = setInterval(() => (failure || interrupt?.aborted) && done(), 100);
+      stopEarly = done;
+      interrupt?.addEventListener('abort', done);
+      if (failure || interrupt?.aborted) done();
     });
-    emit({ type: 'phase', phase: 'stopping', message: 'waiting for calls in flight' });
-    // The driver first: its RPCs need the devices' polls to come back.
-    const stops: number[] = [monoNow()];
-    if (driver) stops.push(await driver.stop());
-    if (inProcess) stops.push(await inProcess.stop());
-    const stopped = await Promise.allSettled(workers.map((w) => w.stop()));
+    // Stop issuing everywhere; what is in flight may finish until the bound, polls going on meanwhile.
+    const loadEnd = monoNow();
+    const bound = loadEnd + config.requestTimeoutMs;
+    for (const r of recorders) r.windowEnd(loadEnd);
+    for (const w of workers) w.windowEnd(loadEnd);
+    emit({ type: 'phase', phase: 'stopping', message: `waiting for requests in flight (at most ${config.requestTimeoutMs / 1000}s)` });
+    const draining = [driver?.drain(), inProcess?.drain(), ...workers.map((w) => w.drain())];
+    await within(Promise.allSettled(draining), bound - monoNow());
+    // The driver first: its RPCs needed the devices' polls; then every group cuts what is still open.
+    driver?.end();
+    inProcess?.end();
+    const stopped = await Promise.all(workers.map((w) => within(w.end().catch(() => undefined), WORKER_END_GRACE_MS)));
+    const stopMs = monoNow() - loadEnd;
     if (failure) throw new SimulationError(`a simulator worker failed: ${failure}`);
     let workerCpu = 0;
+    const connections = inProcess?.connections() ?? { peak: 0, opened: 0 };
     for (const r of stopped) {
-      if (r.status !== 'fulfilled') continue;
-      workerCpu += r.value.cpuMicros;
-      stops.push(r.value.stoppedAt);
+      workerCpu += r?.cpuMicros ?? 0;
+      connections.peak += r?.connections.peak ?? 0;
+      connections.opened += r?.connections.opened ?? 0;
     }
     absorb(local.drain());
     absorb(driverRecorder.drain());
     sampleRss();
     const cpu = process.cpuUsage(cpuStart);
-    const runMs = Math.max(...stops) - t0;
+    const runMs = loadEnd - t0;
     const steadyReached = steadyAt - t0 < runMs;
     if (!steadyReached) emit({ type: 'warning', message: `the steady state never began (${aggregate.counters.devicesOnline ?? 0}/${members.length} devices online): every figure is warm-up` });
     return {
       config,
       startedAt: startedAt.toISOString(),
       runMs,
+      stopMs,
       warmupMs: steadyReached ? steadyAt - t0 : runMs,
       steadyReached,
       interrupted: Boolean(interrupt?.aborted),
       aggregate,
-      simulator: { processes: 1 + workers.length, cpuMicros: cpu.user + cpu.system + workerCpu, maxRssBytes: maxRss, sourceAddresses },
+      simulator: { processes: 1 + workers.length, cpuMicros: cpu.user + cpu.system + workerCpu, maxRssBytes: maxRss, sourceAddresses, peakConnections: connections.peak, connectionsOpened: connections.opened },
     };
   } finally {
     clearInterval(tick);

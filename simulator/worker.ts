@@ -6,11 +6,17 @@ import { forkModule } from './child.js';
 import { startGroup, type GroupConfig } from './group.js';
 import { createRecorder, type MetricsDelta } from './metrics.js';
 
-export type ToWorker = { type: 'start'; config: GroupConfig } | { type: 'steady'; at: number } | { type: 'stop' };
+export type ToWorker =
+  | { type: 'start'; config: GroupConfig }
+  | { type: 'steady'; at: number }
+  | { type: 'window'; end: number }
+  | { type: 'drain' }
+  | { type: 'end' };
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'delta'; delta: MetricsDelta; rss: number }
-  | { type: 'done'; delta: MetricsDelta; rss: number; cpuMicros: number; stoppedAt: number }
+  | { type: 'drained' }
+  | { type: 'done'; delta: MetricsDelta; rss: number; cpuMicros: number; connections: { peak: number; opened: number } }
   | { type: 'error'; message: string };
 
 export interface WorkerHandle {
@@ -18,8 +24,12 @@ export interface WorkerHandle {
   ready: Promise<void>;
   /** Requests starting at or after `at` (clock.ts ms) count in the steady state. */
   steadyFrom(at: number): void;
-  /** Ask the group to stop; resolves with the worker's CPU time and the moment it stopped starting requests, once its last delta is in. */
-  stop(): Promise<{ cpuMicros: number; stoppedAt: number }>;
+  /** Completions after `at` count in no rate. */
+  windowEnd(at: number): void;
+  /** Ask the group to issue nothing new; resolves once its measured requests in flight have ended. */
+  drain(): Promise<void>;
+  /** Ask the group to end; resolves with the worker's CPU time and connections, once its last delta is in. */
+  end(): Promise<{ cpuMicros: number; connections: { peak: number; opened: number } }>;
   kill(): void;
 }
 
@@ -27,19 +37,22 @@ const DELTA_INTERVAL_MS = 1000;
 
 export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, rss: number) => void, onError: (message: string) => void): WorkerHandle {
   const child: ChildProcess = forkModule(import.meta.url, ['--dhi-simulator-worker']);
-  let finished: ((value: { cpuMicros: number; stoppedAt: number }) => void) | undefined;
+  let finished: ((value: { cpuMicros: number; connections: { peak: number; opened: number } }) => void) | undefined;
   let failed: ((error: Error) => void) | undefined;
   let done = false;
   let onReady: () => void = () => {};
+  let onDrained: () => void = () => {};
   const ready = new Promise<void>((resolve) => (onReady = resolve));
+  const drained = new Promise<void>((resolve) => (onDrained = resolve));
   child.on('message', (message: FromWorker) => {
     if (message.type === 'ready') onReady();
     else if (message.type === 'error') onError(message.message);
+    else if (message.type === 'drained') onDrained();
     else {
       onDelta(message.delta, message.rss);
       if (message.type === 'done') {
         done = true;
-        finished?.({ cpuMicros: message.cpuMicros, stoppedAt: message.stoppedAt });
+        finished?.({ cpuMicros: message.cpuMicros, connections: message.connections });
       }
     }
   });
@@ -49,20 +62,29 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
       onError(error.message);
       failed?.(error);
       onReady();
+      onDrained();
     }
   });
+  const tell = (message: ToWorker) => child.connected && child.send(message);
   child.send({ type: 'start', config } satisfies ToWorker);
   return {
     ready,
     steadyFrom(at) {
-      if (child.connected) child.send({ type: 'steady', at } satisfies ToWorker);
+      tell({ type: 'steady', at });
     },
-    stop() {
+    windowEnd(end) {
+      tell({ type: 'window', end });
+    },
+    drain() {
+      tell({ type: 'drain' });
+      return drained;
+    },
+    end() {
       return new Promise((resolve, reject) => {
         if (child.exitCode !== null && !done) return reject(new Error('simulator worker is gone'));
         finished = resolve;
         failed = reject;
-        child.send({ type: 'stop' } satisfies ToWorker);
+        tell({ type: 'end' });
       });
     },
     kill() {
@@ -78,8 +100,6 @@ function runChild(): void {
   const send = (message: FromWorker) => process.send?.(message);
   let group: ReturnType<typeof startGroup> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let stopping: Promise<number> | undefined;
-  const stopOnce = () => (stopping ??= group?.stop() ?? Promise.resolve(0));
   process.on('message', async (message: ToWorker) => {
     try {
       if (message.type === 'start') {
@@ -89,11 +109,15 @@ function runChild(): void {
         send({ type: 'ready' });
         timer = setInterval(() => send({ type: 'delta', delta: recorder.drain(), rss: process.memoryUsage.rss() }), DELTA_INTERVAL_MS);
       } else if (message.type === 'steady') recorder.steadyFrom(message.at);
-      else if (message.type === 'stop') {
+      else if (message.type === 'window') recorder.windowEnd(message.end);
+      else if (message.type === 'drain') {
+        await group?.drain();
+        send({ type: 'drained' });
+      } else if (message.type === 'end') {
         if (timer) clearInterval(timer);
-        const stoppedAt = await stopOnce();
+        group?.end();
         const cpu = process.cpuUsage(cpuStart);
-        send({ type: 'done', delta: recorder.drain(), rss: process.memoryUsage.rss(), cpuMicros: cpu.user + cpu.system, stoppedAt });
+        send({ type: 'done', delta: recorder.drain(), rss: process.memoryUsage.rss(), cpuMicros: cpu.user + cpu.system, connections: group?.connections() ?? { peak: 0, opened: 0 } });
         process.disconnect();
       }
     } catch (error) {
@@ -107,7 +131,8 @@ function runChild(): void {
   // The parent going away ends the child too.
   process.on('disconnect', () => {
     if (timer) clearInterval(timer);
-    void stopOnce().finally(() => process.exit());
+    group?.end();
+    process.exit();
   });
 }
 

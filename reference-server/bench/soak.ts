@@ -14,6 +14,7 @@ import { Command } from 'commander';
 import { durationMs, integer } from '../../cli/option-parsers.js';
 import { configFromOptions } from '../../simulator/cli.js';
 import { runSimulation } from '../../simulator/engine.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS } from '../../simulator/simulation.js';
 import { addEncoded, createHistogram, latencyStats } from '../../simulator/histograms.js';
 import { errorTotal, type MetricsDelta, type PathName } from '../../simulator/metrics.js';
 import { WAL_CHECKPOINT_PAGES } from '../store/sqlite-connection.js';
@@ -134,6 +135,7 @@ async function soak(options: SoakOptions): Promise<void> {
       target: serve.http, devices: options.devices, duration: options.duration, warmup: options.warmup, scenario: 'mixed',
       interval: options.interval, username: 'tenant@thingsboard.org', password: 'tenant', reportDir: '', workers: 0, seed: 1,
       keepDevices: false, insecure: false, prometheusHost: '127.0.0.1', prometheusLinger: 0,
+      maxConnectionsPerDevice: DEFAULT_MAX_CONNECTIONS_PER_DEVICE, requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS,
     });
     console.error(`bench:soak: ${options.devices} devices (mixed, telemetry every ${options.interval} ms), ${options.duration / MINUTE_MS} min, dhi serve --ttl ${options.ttl}, database ${db}`);
     await runSimulation(config, (event) => {

@@ -1,12 +1,15 @@
 // `dhi simulate --export-k6 <file.ts>`: the same scenario as a k6 script typed with @types/k6,
 // for k6's distributed runners when a fleet outgrows one machine. Paths come from the contract;
-// thresholds are translated to k6 thresholds on per-path custom metrics.
+// thresholds are translated to k6 thresholds on the same per-path metrics; the script's functions
+// are in script.ts. This file writes its header: constants, metrics and the scenarios' executors.
 import { writeFileSync } from 'node:fs';
 import { PATHS } from '../metrics.js';
+import { DRIVER_CONNECTIONS } from '../capacity.js';
 import { profileKeys } from '../profiles.js';
 import type { Templates } from '../routes.js';
 import type { Scenario } from '../scenario.js';
 import type { Threshold } from '../thresholds.js';
+import { SCRIPT_BODY } from './script.js';
 
 export interface K6ExportInput {
   scenario: Scenario;
@@ -16,6 +19,8 @@ export interface K6ExportInput {
   username: string;
   devices: number;
   durationMs: number;
+  requestTimeoutMs: number;
+  maxConnectionsPerDevice: number;
 }
 
 const K6_STAT: Record<string, string> = { p50: 'p(50)', p90: 'p(90)', p99: 'p(99)', 'p99.9': 'p(99.9)', max: 'max', mean: 'avg' };
@@ -35,29 +40,36 @@ export function k6Thresholds(thresholds: Threshold[]): Record<string, string[]> 
   return out;
 }
 
-function payloadFunction(scenario: Scenario): string {
+/** The telemetry message of the scenario's form, with values of the profile's keys. */
+function telemetryFunction(scenario: Scenario): string {
   const keys = profileKeys(scenario.profile);
   const values = keys.map((k) => `    ${JSON.stringify(k)}: Math.round(Math.random() * 100000) / 100,`).join('\n');
-  return `function payload(): Record<string, number> {\n  return {\n${values}\n  };\n}`;
+  const plan = scenario.telemetry;
+  const message = plan.model === 'off' || plan.form === 'values' ? 'payload()' : plan.form === 'timestamped' ? '{ ts: Date.now(), values: payload() }' : '[{ ts: Date.now(), values: payload() }]';
+  return `function payload(): Record<string, number> {\n  return {\n${values}\n  };\n}\n\nfunction telemetryBody(): unknown {\n  return ${message};\n}`;
 }
 
-function scenarios(s: Scenario, devices: number, duration: string): string {
+/**
+ * The executors. Devices' loops and polls: one VU per device and scenario (constant-vus). Open-model
+ * paths: arrival-rate executors; telemetry's VUs are devices too (one per device to start with, up
+ * to --max-connections-per-device per device), the driver's are the server side's. Every scenario
+ * may finish what is in flight for the request timeout after its duration, no longer.
+ */
+function scenarios(s: Scenario, input: K6ExportInput, duration: string): string {
   const out: string[] = [];
-  const vus = `${devices}`;
+  const vus = input.devices;
+  const common = `duration: '${duration}', gracefulStop: '${input.requestTimeoutMs}ms'`;
   if (s.telemetry.model === 'open') {
-    out.push(`    telemetry: { executor: 'constant-arrival-rate', rate: ${s.telemetry.rate}, timeUnit: '1s', duration: '${duration}', preAllocatedVUs: ${Math.min(devices, 500)}, exec: 'telemetry' },`);
+    out.push(`    telemetry: { executor: 'constant-arrival-rate', rate: ${s.telemetry.rate}, timeUnit: '1s', ${common}, preAllocatedVUs: ${vus}, maxVUs: ${vus * input.maxConnectionsPerDevice}, exec: 'telemetry' },`);
   } else if (s.telemetry.model === 'closed') {
-    out.push(`    telemetry: { executor: 'constant-vus', vus: ${vus}, duration: '${duration}', exec: 'telemetryLoop' },`);
+    out.push(`    telemetry: { executor: 'constant-vus', vus: ${vus}, ${common}, exec: 'telemetryLoop' },`);
   }
-  if (s.polls.attributes) out.push(`    attributePolls: { executor: 'constant-vus', vus: ${vus}, duration: '${duration}', exec: 'attributePoll' },`);
-  if (s.polls.rpc) out.push(`    rpcPolls: { executor: 'constant-vus', vus: ${vus}, duration: '${duration}', exec: 'rpcPoll' },`);
-  if (s.driver.rpcRate > 0) {
-    out.push(`    rpcDriver: { executor: 'constant-arrival-rate', rate: ${s.driver.rpcRate}, timeUnit: '1s', duration: '${duration}', preAllocatedVUs: 50, exec: 'driveRpc' },`);
-  }
-  if (s.driver.attrRate > 0) {
-    out.push(`    attributeDriver: { executor: 'constant-arrival-rate', rate: ${s.driver.attrRate}, timeUnit: '1s', duration: '${duration}', preAllocatedVUs: 50, exec: 'driveAttributes' },`);
-  }
-  if (s.clientRpc) out.push(`    clientRpc: { executor: 'constant-vus', vus: ${vus}, duration: '${duration}', exec: 'clientRpcLoop' },`);
+  if (s.polls.attributes) out.push(`    attributePolls: { executor: 'constant-vus', vus: ${vus}, ${common}, exec: 'attributePoll' },`);
+  if (s.polls.rpc) out.push(`    rpcPolls: { executor: 'constant-vus', vus: ${vus}, ${common}, exec: 'rpcPoll' },`);
+  const driver = `timeUnit: '1s', ${common}, preAllocatedVUs: 50, maxVUs: ${DRIVER_CONNECTIONS}`;
+  if (s.driver.rpcRate > 0) out.push(`    rpcDriver: { executor: 'constant-arrival-rate', rate: ${s.driver.rpcRate}, ${driver}, exec: 'driveRpc' },`);
+  if (s.driver.attrRate > 0) out.push(`    attributeDriver: { executor: 'constant-arrival-rate', rate: ${s.driver.attrRate}, ${driver}, exec: 'driveAttributes' },`);
+  if (s.clientRpc) out.push(`    clientRpc: { executor: 'constant-vus', vus: ${vus}, ${common}, exec: 'clientRpcLoop' },`);
   return out.join('\n');
 }
 
@@ -66,24 +78,26 @@ export function renderK6Script(input: K6ExportInput, thresholds: Threshold[]): s
   const duration = `${Math.ceil(input.durationMs / 1000)}s`;
   const trends = PATHS.map((p) => `  ${p}: new Trend('dhi_${p}', true),`).join('\n');
   const counters = PATHS.map((p) => `  ${p}: { ok: new Counter('dhi_${p}_ok'), errors: new Counter('dhi_${p}_errors'), failed: new Rate('dhi_${p}_failed') },`).join('\n');
-  const telemetryBody =
-    s.telemetry.model === 'off' || s.telemetry.form === 'values' ? 'payload()' : s.telemetry.form === 'timestamped' ? '{ ts: Date.now(), values: payload() }' : '[{ ts: Date.now(), values: payload() }]';
   return `// Generated by \`dhi simulate --export-k6\` from scenario "${s.name}" (${input.devices} devices, ${duration}).
 // Run: k6 run -e DHI_TARGET=${input.target} <this file>. Typed with @types/k6.
 //
-// How these figures compare with \`dhi simulate\`'s:
-// - dhi_rpc, dhi_attributeWrite${s.telemetry.model === 'open' ? ', dhi_telemetry' : ''}: k6 times res.timings.duration, from the moment the request is
-//   sent; dhi simulate times these open-model paths from their intended send time (corrected for
-//   coordinated omission). When the server keeps up the two agree; when it falls behind, k6 shows
-//   lower percentiles and reports the arrivals it could not start as dropped_iterations, which
-//   dhi simulate counts as \`dropped\` errors of the path.
-// - dhi_rpc has no warm-up apart and checks no sequence number in the reply; dhi simulate reports
-//   the time until every device is online separately and counts a foreign reply as \`mismatch\`.
+// The same truth as dhi simulate: each VU plays one device and keeps to it, so a device's
+// connections are its own; open-model paths run on arrival-rate executors; every request has a
+// timeout (${input.requestTimeoutMs} ms; a long poll its own timeout plus that); every outcome is counted in
+// dhi_<path>_ok or dhi_<path>_errors (tagged with its class: status <code>, timeout, connect,
+// reset, mismatch, other) and timed in dhi_<path> (tagged likewise), errors too.
+// Where the figures differ from dhi simulate's:
+// - k6 times a request from when its VU started it (res.timings: blocked + connecting + TLS +
+//   duration); dhi simulate times open-model paths from their intended send time. An arrival k6
+//   could not start (no free VU) is a dropped_iteration; dhi simulate would wait, reporting it as
+//   queued, or count it dropped past the request timeout.
+// - Which device an open-model arrival goes to follows which VU is free, not a strict round robin.
 // - dhi_attributePush and dhi_rpcDelivery subtract Date.now() of the VU that sent the change from
 //   Date.now() of the VU that received it: the wall clocks of the k6 runners, which must be in sync
 //   (NTP) when the test is distributed. dhi simulate uses one machine's monotonic clock.
-// - Only 200 answers are timed here; dhi simulate times every outcome.
-import http from 'k6/http';
+// - No warm-up is reported apart, and lost attribute changes are not counted (the driver's
+//   sequence numbers are per test, not per device).
+import http, { type RefinedParams, type RefinedResponse } from 'k6/http';
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
@@ -94,9 +108,10 @@ const CONTROL: string = __ENV.DHI_CONTROL_URL || ${JSON.stringify(input.controlU
 const USERNAME: string = __ENV.DHI_USERNAME || ${JSON.stringify(input.username)};
 const PASSWORD: string = __ENV.DHI_PASSWORD || 'tenant';
 const DEVICES = ${input.devices};
+const REQUEST_TIMEOUT_MS = ${input.requestTimeoutMs};
 const POLL_TIMEOUT_MS = ${s.polls.timeoutMs};
-const TELEMETRY_INTERVAL_S = ${s.telemetry.model === 'closed' ? s.telemetry.intervalMs / 1000 : 1};
-const CLIENT_RPC_INTERVAL_S = ${s.clientRpc ? s.clientRpc.intervalMs / 1000 : 60};
+const TELEMETRY_INTERVAL_MS = ${s.telemetry.model === 'closed' ? s.telemetry.intervalMs : 1000};
+const CLIENT_RPC_INTERVAL_MS = ${s.clientRpc ? s.clientRpc.intervalMs : 60_000};
 const CLIENT_RPC_METHOD = ${JSON.stringify(s.clientRpc?.method ?? 'getCurrentTime')};
 const RPC_TIMEOUT_MS = ${s.driver.rpcTimeoutMs};
 const RUN_ID = String(Date.now());
@@ -115,156 +130,20 @@ ${trends}
 const outcomes = {
 ${counters}
 };
+const pollTimeouts = new Counter('dhi_pollTimeouts');
 
 export const options: Options = {
   setupTimeout: '10m',
   teardownTimeout: '10m',
   scenarios: {
-${scenarios(s, input.devices, duration)}
+${scenarios(s, input, duration)}
   },
   thresholds: ${JSON.stringify(k6Thresholds(thresholds), null, 2).replaceAll('\n', '\n  ')},
 };
 
-interface Device {
-  id: string;
-  token: string;
-}
-interface SetupData {
-  jwt: string;
-  devices: Device[];
-}
+${telemetryFunction(s)}
 
-const JSON_HEADERS = { 'Content-Type': 'application/json' };
-
-function path(template: string, params: Record<string, string | number>): string {
-  let out = template;
-  for (const key of Object.keys(params)) out = out.replace('{' + key + '}', encodeURIComponent(String(params[key])));
-  return out;
-}
-
-function control(data: SetupData): { headers: Record<string, string> } {
-  return { headers: { 'Content-Type': 'application/json', 'X-Authorization': 'Bearer ' + data.jwt } };
-}
-
-function record(name: PathName, ok: boolean, ms: number): void {
-  outcomes[name].failed.add(!ok);
-  if (ok) {
-    outcomes[name].ok.add(1);
-    latency[name].add(ms);
-  } else outcomes[name].errors.add(1);
-}
-
-type PathName = keyof typeof latency;
-
-${payloadFunction(s)}
-
-export function setup(): SetupData {
-  const login = http.post(CONTROL + CONTROL_PATHS.login, JSON.stringify({ username: USERNAME, password: PASSWORD }), { headers: JSON_HEADERS });
-  const jwt = String(login.json('token'));
-  const devices: Device[] = [];
-  for (let i = 0; i < DEVICES; i++) {
-    const token = RUN_ID + String(i).padStart(8, '0');
-    const name = 'k6-' + RUN_ID + '-DW' + String(i).padStart(8, '0');
-    const res = http.post(CONTROL + CONTROL_PATHS.saveDevice + '?accessToken=' + token, JSON.stringify({ name, type: 'default' }), control({ jwt, devices }));
-    devices.push({ id: String(res.json('id.id')), token });
-  }
-  return { jwt, devices };
-}
-
-export function teardown(data: SetupData): void {
-  for (const d of data.devices) http.del(CONTROL + path(CONTROL_PATHS.deleteDevice, { deviceId: d.id }), null, control(data));
-}
-
-/** Each VU plays one device (VU ids are 1-based and global). */
-function me(data: SetupData): Device {
-  return data.devices[(exec.vu.idInTest - 1) % data.devices.length];
-}
-
-function sendTelemetry(data: SetupData): void {
-  const res = http.post(TARGET + path(DEVICE_PATHS.telemetry, { accessToken: me(data).token }), JSON.stringify(${telemetryBody}), {
-    headers: JSON_HEADERS,
-    tags: { path: 'telemetry' },
-  });
-  record('telemetry', res.status === 200, res.timings.duration);
-}
-
-export function telemetry(data: SetupData): void {
-  sendTelemetry(data);
-}
-
-export function telemetryLoop(data: SetupData): void {
-  sendTelemetry(data);
-  sleep(TELEMETRY_INTERVAL_S);
-}
-
-function poll(url: string): { status: number; body: string } {
-  const res = http.get(url + '?timeout=' + POLL_TIMEOUT_MS, { timeout: POLL_TIMEOUT_MS + 15000, tags: { path: 'poll' } });
-  return { status: res.status, body: typeof res.body === 'string' ? res.body : '' };
-}
-
-export function attributePoll(data: SetupData): void {
-  const res = poll(TARGET + path(DEVICE_PATHS.attributeUpdates, { accessToken: me(data).token }));
-  if (res.status === 408 || res.status === 504) return;
-  if (res.status !== 200) {
-    record('attributePush', false, 0);
-    sleep(1);
-    return;
-  }
-  const update = JSON.parse(res.body) as { simSentAt?: number };
-  if (typeof update.simSentAt === 'number') record('attributePush', true, Date.now() - update.simSentAt);
-}
-
-export function rpcPoll(data: SetupData): void {
-  const device = me(data);
-  const res = poll(TARGET + path(DEVICE_PATHS.rpcPoll, { accessToken: device.token }));
-  if (res.status === 408 || res.status === 504) return;
-  if (res.status !== 200) {
-    record('rpcDelivery', false, 0);
-    sleep(1);
-    return;
-  }
-  const command = JSON.parse(res.body) as { id: number; method: string; params?: { sentAt?: number; seq?: number } };
-  if (typeof command.params?.sentAt === 'number') record('rpcDelivery', true, Date.now() - command.params.sentAt);
-  const reply = http.post(
-    TARGET + path(DEVICE_PATHS.rpcReply, { accessToken: device.token, requestId: command.id }),
-    JSON.stringify({ result: 'ok', method: command.method, seq: command.params?.seq ?? null }),
-    { headers: JSON_HEADERS, tags: { path: 'rpcReply' } },
-  );
-  record('rpcReply', reply.status === 200, reply.timings.duration);
-}
-
-export function clientRpcLoop(data: SetupData): void {
-  const res = http.post(TARGET + path(DEVICE_PATHS.clientRpc, { accessToken: me(data).token }), JSON.stringify({ method: CLIENT_RPC_METHOD, params: {} }), {
-    headers: JSON_HEADERS,
-    tags: { path: 'clientRpc' },
-  });
-  record('clientRpc', res.status === 200, res.timings.duration);
-  sleep(CLIENT_RPC_INTERVAL_S);
-}
-
-function anyDevice(data: SetupData): Device {
-  return data.devices[Math.floor(Math.random() * data.devices.length)];
-}
-
-export function driveRpc(data: SetupData): void {
-  const body = { method: 'simCommand', params: { sentAt: Date.now(), seq: exec.scenario.iterationInTest }, timeout: RPC_TIMEOUT_MS };
-  const res = http.post(CONTROL + path(CONTROL_PATHS.rpc, { direction: 'twoway', deviceId: anyDevice(data).id }), JSON.stringify(body), {
-    ...control(data),
-    timeout: RPC_TIMEOUT_MS + 15000,
-    tags: { path: 'rpc' },
-  });
-  record('rpc', res.status === 200, res.timings.duration);
-}
-
-export function driveAttributes(data: SetupData): void {
-  const body = { simSentAt: Date.now(), simSeq: exec.scenario.iterationInTest };
-  const res = http.post(CONTROL + path(CONTROL_PATHS.saveDeviceAttributes, { entityType: 'DEVICE', entityId: anyDevice(data).id, scope: 'SHARED_SCOPE' }), JSON.stringify(body), {
-    ...control(data),
-    tags: { path: 'attributeWrite' },
-  });
-  record('attributeWrite', res.status === 200, res.timings.duration);
-}
-`;
+${SCRIPT_BODY}`;
 }
 
 export function exportK6(file: string, input: K6ExportInput, thresholds: Threshold[]): void {

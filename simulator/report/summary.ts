@@ -1,14 +1,31 @@
 // The run's summary: what summary.json holds, what the HTML report and the end-of-run table show,
 // and what thresholds are checked against (the steady state; the warm-up is reported apart).
-import type { SimulationResult } from '../engine.js';
-import { distribution, latencyStats, type LatencyStats } from '../histograms.js';
+import type { SimulationResult } from '../simulation.js';
+import { distribution, latencyStats, percentile, type LatencyStats } from '../histograms.js';
 import { COUNTERS, errorTotal, PATHS, type CounterName, type ErrorClass, type PathName, type PathTotals } from '../metrics.js';
 import { profileName } from '../profiles.js';
 import type { Scenario } from '../scenario.js';
 import { evaluateThresholds, type PathFigures, type Threshold, type ThresholdOutcome } from '../thresholds.js';
 
+/** What the simulator itself added on a path: how late its requests left, and the backlog. */
+export interface SendSummary {
+  /** How late requests left after their intended time (ms), backlog included. */
+  lagMs: { p50: number; p99: number; max: number };
+  /** Requests that waited in a device's backlog for a connection (at --max-connections-per-device, or the process's descriptor budget), and how long. */
+  queued: { count: number; meanMs: number; maxMs: number };
+  /**
+   * The generator, not the target, limited this path: a request waited in a backlog or was
+   * dropped, or requests left late by more than 1 ms at the 99th percentile and by more than 5 %
+   * of the path's p99 latency. `reason` says which.
+   */
+  generatorLimited: boolean;
+  reason?: string;
+}
+
 export interface PathSummary extends PathFigures {
   errorsByClass: Partial<Record<ErrorClass, number>>;
+  /** The simulator's own share of the time; absent on paths it does not send (poll answers). */
+  sending?: SendSummary;
   /** Every timed outcome, errors included (dropped arrivals are never sent, so never timed). */
   latencyMs: LatencyStats;
   /** [percentile, ms] points of the latency distribution. */
@@ -39,8 +56,12 @@ export interface Summary {
   fleet: SimulationResult['fleet'];
   /** Requests started before the steady state: measured, reported here, kept out of `paths`. */
   warmup: { ms: number; until: 'every device online' | 'the --warmup time'; paths: PathSummaries };
-  /** The steady state: requests started from the end of the warm-up until the load stopped; rates divide by `steadyMs`. */
+  /** The steady state: requests started from the end of the warm-up until the load stopped; a rate is the completions inside it over `steadyMs`. */
   steadyMs: number;
+  /** From the end of the load until every request had ended: at most --request-timeout. */
+  stopMs: number;
+  requestTimeoutMs: number;
+  maxConnectionsPerDevice: number;
   paths: PathSummaries;
   timeline: { seconds: number; paths: Partial<Record<PathName, { ok: number[]; errors: number[]; p99Ms: number[] }>> };
   counters: Partial<Record<CounterName, number>>;
@@ -56,6 +77,11 @@ export interface Summary {
     cpuMicrosPerRequest: number;
     maxRssBytes: number;
     sourceAddresses: string[];
+    /** Connections the devices held at most at once (summed over processes), and opened in all (a server's keep-alive timeout shorter than a device's interval means one per request). */
+    peakConnections: number;
+    connectionsOpened: number;
+    /** Paths where the simulator, not the target, was the limit (see each path's `sending`). */
+    limitedPaths: PathName[];
   };
   thresholds: ThresholdOutcome[];
   passed: boolean;
@@ -72,21 +98,39 @@ const POLL_PATHS: readonly PathName[] = ['attributePush', 'rpcDelivery'];
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-function summarize(phase: Map<PathName, PathTotals>, ms: number): PathSummaries {
+/** Send lag beyond this (ms, at the 99th percentile) and beyond LAG_SHARE of the path's p99 counts as the generator's limit. */
+const LAG_LIMIT_MS = 1;
+const LAG_SHARE = 0.05;
+
+export function sendSummary(totals: PathTotals, p99Ms: number): SendSummary | undefined {
+  if (!totals.lag.totalCount && !totals.errors.dropped) return undefined;
+  const lag = { p50: round(percentile(totals.lag, 50) / 1000, 3), p99: round(percentile(totals.lag, 99) / 1000, 3), max: round(totals.lag.maxValue / 1000, 3) };
+  const queued = { count: totals.queued, meanMs: totals.queued ? round(totals.queuedMs / totals.queued, 3) : 0, maxMs: round(totals.queuedMaxMs, 3) };
+  const reasons: string[] = [];
+  if (queued.count) reasons.push(`${queued.count} request(s) waited for a connection (up to ${queued.maxMs} ms)`);
+  if (totals.errors.dropped) reasons.push(`${totals.errors.dropped} request(s) never left (dropped)`);
+  if (lag.p99 > LAG_LIMIT_MS && lag.p99 > LAG_SHARE * p99Ms) reasons.push(`requests left up to ${lag.p99} ms late (p99)`);
+  return { lagMs: lag, queued, generatorLimited: reasons.length > 0, ...(reasons.length ? { reason: reasons.join('; ') } : {}) };
+}
+
+function summarize(phase: Map<PathName, PathTotals>, ms: number, rateFromWindow: boolean): PathSummaries {
   const out: PathSummaries = {};
   for (const name of PATHS) {
     const totals = phase.get(name);
     if (!totals) continue;
     const timed = totals.intended + totals.sent;
+    const latencyMs = latencyStats(totals.histogram);
+    const sending = sendSummary(totals, latencyMs.p99);
     out[name] = {
       count: totals.ok,
       errors: errorTotal(totals.errors),
       errorsByClass: Object.fromEntries(Object.entries(totals.errors).sort(([a], [b]) => a.localeCompare(b))),
-      rate: ms > 0 ? round((totals.ok / ms) * 1000, 2) : 0,
-      latencyMs: latencyStats(totals.histogram),
+      rate: ms > 0 ? round(((rateFromWindow ? totals.okInWindow : totals.ok) / ms) * 1000, 2) : 0,
+      latencyMs,
       distribution: distribution(totals.histogram),
       timedFrom: { intended: totals.intended, sent: totals.sent },
       correctedForCoordinatedOmission: timed > 0 && totals.intended === timed,
+      ...(sending ? { sending } : {}),
     };
   }
   return out;
@@ -105,8 +149,8 @@ function requestCount(phases: PathSummaries[], counters: Partial<Record<CounterN
 export function buildSummary(result: SimulationResult, thresholds: Threshold[]): Summary {
   const { config, aggregate } = result;
   const steadyMs = result.runMs - result.warmupMs;
-  const paths = summarize(aggregate.phases.steady, steadyMs);
-  const warmupPaths = summarize(aggregate.phases.warmup, result.warmupMs);
+  const paths = summarize(aggregate.phases.steady, steadyMs, true);
+  const warmupPaths = summarize(aggregate.phases.warmup, result.warmupMs, false);
   const timeline: Summary['timeline'] = { seconds: Math.ceil(result.runMs / 1000), paths: {} };
   for (const name of PATHS) {
     const t = aggregate.timelines.get(name);
@@ -139,6 +183,9 @@ export function buildSummary(result: SimulationResult, thresholds: Threshold[]):
     fleet: result.fleet,
     warmup: { ms: Math.round(result.warmupMs), until: config.warmupMs === null ? 'every device online' : 'the --warmup time', paths: warmupPaths },
     steadyMs: Math.round(result.runMs) - Math.round(result.warmupMs),
+    stopMs: Math.round(result.stopMs),
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxConnectionsPerDevice: config.maxConnectionsPerDevice,
     paths,
     timeline,
     counters,
@@ -151,6 +198,9 @@ export function buildSummary(result: SimulationResult, thresholds: Threshold[]):
       cpuMicrosPerRequest: requests ? round(result.simulator.cpuMicros / requests, 1) : 0,
       maxRssBytes: result.simulator.maxRssBytes,
       sourceAddresses: result.simulator.sourceAddresses,
+      peakConnections: result.simulator.peakConnections,
+      connectionsOpened: result.simulator.connectionsOpened,
+      limitedPaths: PATHS.filter((name) => paths[name]?.sending?.generatorLimited || warmupPaths[name]?.sending?.generatorLimited),
     },
     thresholds: outcomes,
     passed: !result.interrupted && outcomes.every((o) => o.passed),

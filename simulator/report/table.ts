@@ -42,7 +42,14 @@ export function renderTable(summary: Summary): string {
   );
   if (a.written) lines.push(`attributeChanges: written ${a.written} = pushed ${a.pushed} + lost ${a.lost} (no poll open) + unconfirmed ${a.unconfirmed} (after the last push)`);
   const s = summary.simulator;
-  lines.push(`simulator: ${s.processes} process(es), ${s.requests} requests, CPU ${s.cpuMs} ms = ${s.cpuMicrosPerRequest} µs/request, max RSS ${Math.round(s.maxRssBytes / 1048576)} MiB`);
+  lines.push(`simulator: ${s.processes} process(es), ${s.requests} requests, CPU ${s.cpuMs} ms = ${s.cpuMicrosPerRequest} µs/request, max RSS ${Math.round(s.maxRssBytes / 1048576)} MiB, connections ${s.peakConnections} at most, ${s.connectionsOpened} opened`);
+  lines.push(`stop: every request ended ${(summary.stopMs / 1000).toFixed(1)} s after the load (at most --request-timeout ${summary.requestTimeoutMs / 1000} s)`);
+  for (const [phase, paths] of [['steady', summary.paths], ['warm-up', summary.warmup.paths]] as const) {
+    for (const name of PATHS) {
+      const sending = paths[name]?.sending;
+      if (sending?.generatorLimited) lines.push(`the simulator, not the target, limited ${name} (${phase}): ${sending.reason}`);
+    }
+  }
   for (const t of summary.thresholds) lines.push(`threshold ${t.expression}: ${t.passed ? 'pass' : 'FAIL'} (${t.message ?? `actual ${t.actual}`})`);
   if (summary.interrupted) lines.push('interrupted: the run was stopped early (Ctrl-C); what ran until then is above');
   return lines.join('\n');

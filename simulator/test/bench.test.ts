@@ -98,8 +98,8 @@ describe('dhi bench', () => {
     const ratio = (of: { cpuMicrosPerRequest: number }, to: { cpuMicrosPerRequest: number }) => Math.round((of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) * 100) / 100;
     expect(simulatorCost.ratio).toBe(ratio(simulatorCost.simulator, simulatorCost.autocannon));
     expect(simulatorCost.floorRatio).toBe(ratio(simulatorCost.simulator, simulatorCost.pacedFloor));
-    // The floor runs with the simulator's slots and connections, and every request it sent was answered.
-    expect(simulatorCost.pacedFloor).toMatchObject({ slotMs: 5, connections: 8 });
+    // The floor sends over as many devices' connections as the simulator, and every request it sent was answered.
+    expect(simulatorCost.pacedFloor).toMatchObject({ devices: 100 });
     expect(simulatorCost.pacedFloor.requests).toBe(200 * (1.5 + 2));
   }, 180_000);
 

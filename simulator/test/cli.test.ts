@@ -74,4 +74,19 @@ describe('dhi simulate on the command line', () => {
     expect(code).toBe(2);
     expect(stderr).toContain("option '--threshold <expr>' argument 'rpc.p98<5' is invalid");
   });
+
+  it('exits 2 without --target, and when --calibrate meets an option that names a real server', async () => {
+    const missing = await dhi(['simulate', '--devices', '5']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--target is required (or --calibrate');
+    const clash = await dhi(['simulate', '--calibrate', '--target', server.httpUrl]);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain('--calibrate and --target exclude each other');
+    const plan = await dhi(['simulate', '--calibrate', 'latency=20ms,jitter=1ms']);
+    expect(plan.code).toBe(2);
+    expect(plan.stderr).toContain('unknown calibration setting "jitter"');
+    const short = await dhi(['simulate', '--calibrate', 'silence=5s', '--duration', '6s']);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('a silence of 5 s needs a --duration of at least 10 s');
+  });
 });

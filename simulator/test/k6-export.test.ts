@@ -39,7 +39,7 @@ describe('k6 export', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dhi-k6-'));
     const file = join(dir, 'mixed.k6.ts');
     const thresholds = [...parseThreshold('rpc.p99<50'), ...parseThreshold('telemetry.errors<1')];
-    const input = { scenario: builtinScenario('mixed'), templates: await loadTemplates(), target: 'http://127.0.0.1:8080', controlUrl: 'http://127.0.0.1:8080', username: 'tenant@thingsboard.org', devices: 1000, durationMs: 60_000 };
+    const input = { scenario: builtinScenario('mixed'), templates: await loadTemplates(), target: 'http://127.0.0.1:8080', controlUrl: 'http://127.0.0.1:8080', username: 'tenant@thingsboard.org', devices: 1000, durationMs: 60_000, requestTimeoutMs: 10_000, maxConnectionsPerDevice: 16 };
     exportK6(file, input, thresholds);
     const script = readFileSync(file, 'utf8');
     expect(script).toContain("from 'k6/http'");
@@ -56,7 +56,7 @@ describe('k6 export', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dhi-k6-'));
     const file = join(dir, 'open.k6.ts');
     const scenario = scenarioFromJson({ name: 'open', extends: 'telemetry', telemetry: { rate: 500, form: 'array' }, profile: 'plc:4' });
-    exportK6(file, { scenario, templates: await loadTemplates(), target: 'http://127.0.0.1:8080', controlUrl: 'http://127.0.0.1:8080', username: 'u', devices: 10, durationMs: 5000 }, []);
+    exportK6(file, { scenario, templates: await loadTemplates(), target: 'http://127.0.0.1:8080', controlUrl: 'http://127.0.0.1:8080', username: 'u', devices: 10, durationMs: 5000, requestTimeoutMs: 10_000, maxConnectionsPerDevice: 16 }, []);
     expect(readFileSync(file, 'utf8')).toContain("executor: 'constant-arrival-rate', rate: 500");
     typeCheck(dir, file);
   });

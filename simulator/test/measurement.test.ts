@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, loginAs, newDeviceVia, upload, type Api } from '../../reference-server/test/control-helpers.js';
 import { startTestServer, stopTestServer, tempDir, type TestServer } from '../../reference-server/test/helpers.js';
-import { simulate } from '../cli.js';
+import { simulate } from '../simulate.js';
 import { replyMatches } from '../driver.js';
 import { scenarioFromJson } from '../scenario.js';
 
@@ -38,7 +38,7 @@ describe('what counts as a success', () => {
     const { summary } = await simulate(
       {
         target: server.httpUrl, controlUrl: server.httpUrl, username: 'tenant@thingsboard.org', password: 'tenant', devices: 2, durationMs: 1500, scenario,
-        rampPerSecond: null, provision: null, tokensFile: tokens, workers: 0, seed: 1, keepDevices: true, insecure: false, warmupMs: 0,
+        rampPerSecond: null, provision: null, tokensFile: tokens, workers: 0, seed: 1, keepDevices: true, insecure: false, warmupMs: 0, maxConnectionsPerDevice: 16, requestTimeoutMs: 10_000,
       },
       [],
       join(dir, 'reports'),

@@ -8,7 +8,7 @@ const tick = {
   online: 950,
   devices: 1000,
   phase: 'steady' as const,
-  paths: { rpc: { ok: 10, errors: 0, p99Ms: 40 }, telemetry: { ok: 480, errors: 2, p99Ms: 12.345 } },
+  paths: { rpc: { ok: 10, errors: 0, p99Ms: 40, queued: 0 }, telemetry: { ok: 480, errors: 2, p99Ms: 12.345, queued: 3 } },
 };
 
 /** Every path busy with large numbers: the widest lines a run can print. */
@@ -18,14 +18,14 @@ const busiest = {
   online: 1_000_000,
   devices: 1_000_000,
   phase: 'warmup' as const,
-  paths: Object.fromEntries(PATHS.map((p) => [p, { ok: 999_999, errors: 999_999, p99Ms: 599_999.999 }])) as Record<PathName, IntervalView>,
+  paths: Object.fromEntries(PATHS.map((p) => [p, { ok: 999_999, errors: 999_999, p99Ms: 599_999.999, queued: 999_999 }])) as Record<PathName, IntervalView>,
 };
 
 describe('progress', () => {
-  it('prints errors first, then each path by its summary name in the summary order', () => {
+  it("prints errors first, then each path by its summary name in the summary order, with the simulator's own backlog", () => {
     expect(formatTick(tick)).toEqual([
       '  12s steady  errors 2 | devicesOnline 950/1000',
-      '  telemetry         480/s  p99     12.3 ms  errors 2',
+      '  telemetry         480/s  p99     12.3 ms  errors 2  queued 3',
       '  rpc                10/s  p99     40.0 ms',
     ]);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { SimulationResult } from '../engine.js';
+import type { SimulationResult } from '../simulation.js';
 import { monoNow } from '../clock.js';
 import { createAggregate, createRecorder } from '../metrics.js';
 import { buildSummary } from '../report/summary.js';
@@ -48,15 +48,18 @@ function fakeResult(): SimulationResult {
       keepDevices: false,
       insecure: false,
       warmupMs: null,
+      maxConnectionsPerDevice: 16,
+      requestTimeoutMs: 10_000,
     },
     startedAt: new Date().toISOString(),
     runMs: 10_000,
+    stopMs: 40,
     warmupMs: 2000,
     steadyReached: true,
     interrupted: false,
     aggregate,
     fleet: { source: 'control', members: 100, addressable: 100 },
-    simulator: { processes: 1, cpuMicros: 400_000, maxRssBytes: 90 * 1048576, sourceAddresses: [] },
+    simulator: { processes: 1, cpuMicros: 400_000, maxRssBytes: 90 * 1048576, sourceAddresses: [], peakConnections: 140, connectionsOpened: 300 },
   };
 }
 

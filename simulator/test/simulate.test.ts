@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, stopTestServer, type TestServer } from '../../reference-server/test/helpers.js';
-import { simulate } from '../cli.js';
+import { simulate } from '../simulate.js';
 import { createControl } from '../control.js';
 import { loadTemplates } from '../routes.js';
-import type { SimulationConfig } from '../engine.js';
+import type { SimulationConfig } from '../simulation.js';
 import type { PathName } from '../metrics.js';
 import type { Summary } from '../report/summary.js';
 import { scenarioFromJson } from '../scenario.js';
@@ -30,6 +30,8 @@ function config(server: TestServer, overrides: Partial<SimulationConfig>): Simul
     keepDevices: true,
     insecure: false,
     warmupMs: null,
+    maxConnectionsPerDevice: 16,
+    requestTimeoutMs: 10_000,
     ...overrides,
   };
 }

@@ -1,0 +1,384 @@
+// The simulator's HTTP/1.1 client. Every virtual device has a link of its own: its requests go
+// over its own keep-alive connections, never over another device's. A request that finds all of
+// its device's connections busy opens another one, up to `maxConnectionsPerLink`; beyond that (or
+// when the process is at its descriptor budget) it waits in the device's backlog, and that wait is
+// reported apart (queuedAt), never as the target's time. Requests carry their deadline: a sweep a
+// few times a second ends the ones older than it as `timeout` (no timer per request). Responses
+// are read by their framing only (status line, content-length or chunked, keep-alive hints), as
+// autocannon does; the body is kept when the caller asks for it.
+import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import { monoNow } from './clock.js';
+import { classifyError } from './http.js';
+import type { ErrorClass, PathName } from './metrics.js';
+
+/** One request and, once it is done, its outcome. Filled by the caller up to `owner`, then by the wire. */
+export interface Exchange {
+  /** The measured path (the caller records the outcome), or null. */
+  path: PathName | null;
+  /** The request's text: request line, headers and body. */
+  text: string;
+  /** Keep the response body (latin1: one char per byte) in `body`. */
+  wantBody: boolean;
+  /** When the request was meant to leave (clock.ts ms). */
+  intendedAt: number;
+  /** How long the request may stay open, counted from intendedAt; older, it ends as `timeout`. */
+  limitMs: number;
+  done: (exchange: Exchange) => void;
+  /** Whatever the caller needs back in `done` (its device). */
+  owner: unknown;
+  /** Called once the request's bytes are handed to the system (a device's first poll is open). */
+  onWritten: ((exchange: Exchange) => void) | null;
+  /** Set by the wire: when it went into the link's backlog (0: it never waited there), when it was written (0: never). */
+  queuedAt: number;
+  sentAt: number;
+  /** The answer's status and (when wanted) body. */
+  status: number;
+  body: string;
+  /** Why it failed; null when answered (whatever the status). */
+  failure: ErrorClass | null;
+}
+
+export function exchange(path: PathName | null, text: string, wantBody: boolean, intendedAt: number, limitMs: number, done: (e: Exchange) => void, owner: unknown): Exchange {
+  return { path, text, wantBody, intendedAt, limitMs, done, owner, onWritten: null, queuedAt: 0, sentAt: 0, status: 0, body: '', failure: null };
+}
+
+export interface WireOptions {
+  /** http: or https: origin. */
+  url: string;
+  localAddress?: string;
+  insecure: boolean;
+  /** Connections one link (device) may open. */
+  maxConnectionsPerLink: number;
+  /** Connections the whole process may hold (its descriptor budget). */
+  maxConnections: number;
+}
+
+export interface Link {
+  /** Send now: over an idle connection of this link, a new one, or after a wait in its backlog. */
+  send(exchange: Exchange): void;
+  /** Connections this link has open. */
+  readonly open: number;
+}
+
+export interface Wire {
+  link(): Link;
+  /** Connections open now, the most ever open at once, and how many were opened in all. */
+  readonly open: number;
+  readonly peakOpen: number;
+  readonly opened: number;
+  /**
+   * End everything and close every connection: a request in flight past its limit as `timeout`
+   * (the sweep would have ended it), any other in flight as `failure`, one still waiting as `dropped`.
+   */
+  destroy(failure: ErrorClass): void;
+}
+
+/** How the current response's body ends. */
+const enum Framing {
+  Head,
+  Length,
+  Chunked,
+  UntilClose,
+}
+
+interface Conn {
+  socket: Socket;
+  link: LinkState;
+  current: Exchange | null;
+  buffer: string;
+  framing: Framing;
+  remaining: number;
+  closeAfter: boolean;
+  /** When it last became idle, and how long it may stay idle before the server may close it (0: not known before its first answer). */
+  idleSince: number;
+  idleLimitMs: number;
+  /** Position in the wire's list of connections (for the sweep). */
+  slot: number;
+}
+
+interface LinkState extends Link {
+  open: number;
+  idle: Conn[];
+  backlog: Exchange[];
+}
+
+/** How often deadlines are checked: a request ends at most this much after its limit. */
+const SWEEP_MS = 200;
+/** Where every plain-TCP connection of the process reads: each read is parsed (copied into a string) before the next. */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+const CONN = Symbol('connection');
+type OwnedSocket = Socket & { [CONN]: Conn };
+/**
+ * As undici: a connection idle this long is not reused (a fresh one is safer than one the server
+ * may be closing), unless the server says how long it keeps it (`keep-alive: timeout=N`): then
+ * until 1 s before that, for at most 10 minutes.
+ */
+const IDLE_LIMIT_MS = 4_000;
+const KEEP_ALIVE_MARGIN_MS = 1_000;
+const KEEP_ALIVE_MAX_MS = 600_000;
+
+/** The value of header `name` (lower case, with its leading CRLF) in a lower-cased head, or null. */
+export function headerValue(head: string, name: string): string | null {
+  const at = head.indexOf(name);
+  if (at < 0) return null;
+  const end = head.indexOf('\r\n', at + name.length);
+  return head.slice(at + name.length, end < 0 ? undefined : end).trim();
+}
+
+/** `keep-alive: timeout=5` -> how long a connection may be reused after its last answer. */
+function idleLimit(head: string): number {
+  const hint = headerValue(head, '\r\nkeep-alive:');
+  const at = hint?.indexOf('timeout=') ?? -1;
+  if (at < 0) return IDLE_LIMIT_MS;
+  const seconds = parseInt((hint as string).slice(at + 8), 10);
+  return seconds > 0 ? Math.min(KEEP_ALIVE_MAX_MS, seconds * 1000 - KEEP_ALIVE_MARGIN_MS) : IDLE_LIMIT_MS;
+}
+
+export function createWire(options: WireOptions): Wire {
+  const url = new URL(options.url);
+  const tls = url.protocol === 'https:';
+  const port = Number(url.port || (tls ? 443 : 80));
+  const socketOptions = { host: url.hostname, port, localAddress: options.localAddress };
+  /** Every open connection, for the sweep; a connection knows its slot. */
+  const conns: Conn[] = [];
+  /** Links with a backlog; those of them under their own cap wait for the process's budget, oldest first. */
+  const waiting = new Set<LinkState>();
+  const starved: LinkState[] = [];
+  let peakOpen = 0;
+  let opened = 0;
+  let destroyed = false;
+
+  function write(conn: Conn, ex: Exchange, now: number): void {
+    conn.current = ex;
+    conn.framing = Framing.Head;
+    ex.sentAt = now;
+    if (ex.onWritten) conn.socket.write(ex.text, () => ex.onWritten?.(ex));
+    else conn.socket.write(ex.text);
+  }
+
+  /** Requests at the head of a link's backlog past their limit end as `dropped`: they never left. */
+  function expire(link: LinkState, now: number): void {
+    if (!link.backlog.length) return;
+    while (link.backlog.length && now - link.backlog[0].intendedAt > link.backlog[0].limitMs) drop(link.backlog.shift() as Exchange);
+    if (!link.backlog.length) waiting.delete(link);
+  }
+
+  /** The next request of a link's backlog that is still within its limit. */
+  function dequeue(link: LinkState, now: number): Exchange | undefined {
+    if (!link.backlog.length) return undefined;
+    expire(link, now);
+    const ex = link.backlog.shift();
+    if (!link.backlog.length) waiting.delete(link);
+    return ex;
+  }
+
+  function drop(ex: Exchange): void {
+    ex.failure = 'dropped';
+    ex.done(ex);
+  }
+
+  /** The connection is free: the next request of its link's backlog, or idle. */
+  function release(conn: Conn): void {
+    conn.current = null;
+    if (conn.closeAfter) return retire(conn, true);
+    const now = monoNow();
+    const next = dequeue(conn.link, now);
+    if (next) return write(conn, next, now);
+    conn.idleSince = now;
+    conn.link.idle.push(conn);
+  }
+
+  function finish(conn: Conn): void {
+    const ex = conn.current as Exchange;
+    release(conn);
+    ex.done(ex);
+  }
+
+  function fail(conn: Conn, failure: ErrorClass): void {
+    const ex = conn.current;
+    conn.current = null;
+    retire(conn, false);
+    if (!ex) return;
+    ex.failure = failure;
+    ex.done(ex);
+  }
+
+  /**
+   * Take a connection out of use (closed, failed, idle too long) and close it: its descriptor goes
+   * to the oldest link waiting for the process's budget, else to its own link's backlog.
+   */
+  function retire(conn: Conn, gently: boolean): void {
+    if (conn.slot < 0) return;
+    const last = conns.pop() as Conn;
+    if (last !== conn) {
+      conns[conn.slot] = last;
+      last.slot = conn.slot;
+    }
+    conn.slot = -1;
+    const link = conn.link;
+    link.open--;
+    const at = link.idle.indexOf(conn);
+    if (at >= 0) link.idle.splice(at, 1);
+    if (gently) conn.socket.end();
+    else conn.socket.destroy();
+    if (destroyed) return;
+    let taker = starved.shift();
+    while (taker && !taker.backlog.length) taker = starved.shift();
+    if (!taker && link.backlog.length) taker = link;
+    const next = taker && dequeue(taker, monoNow());
+    if (taker && next) open(taker, next);
+  }
+
+  /** Parse what has arrived; returns when more bytes are needed. */
+  function parse(conn: Conn): void {
+    for (;;) {
+      const ex = conn.current;
+      if (!ex) return;
+      if (conn.framing === Framing.Head) {
+        const end = conn.buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = conn.buffer.slice(0, end + 2).toLowerCase();
+        conn.buffer = conn.buffer.slice(end + 4);
+        const status = Number(head.slice(9, 12));
+        if (status >= 100 && status < 200) continue; // 100 Continue and the like
+        ex.status = status;
+        conn.closeAfter = headerValue(head, '\r\nconnection:') === 'close';
+        if (conn.idleLimitMs === 0) conn.idleLimitMs = idleLimit(head); // the server's hint, read once a connection
+        const length = headerValue(head, '\r\ncontent-length:');
+        if (headerValue(head, '\r\ntransfer-encoding:')?.includes('chunked')) conn.framing = Framing.Chunked;
+        else if (length !== null) {
+          conn.framing = Framing.Length;
+          conn.remaining = Number(length);
+        } else if (status === 204 || status === 304) {
+          conn.framing = Framing.Length;
+          conn.remaining = 0;
+        } else {
+          conn.framing = Framing.UntilClose;
+          conn.closeAfter = true;
+        }
+      }
+      if (conn.framing === Framing.Length) {
+        if (conn.buffer.length < conn.remaining) return;
+        if (ex.wantBody) ex.body = conn.buffer.slice(0, conn.remaining);
+        conn.buffer = conn.buffer.slice(conn.remaining);
+        return finish(conn);
+      }
+      if (conn.framing === Framing.Chunked) {
+        const lineEnd = conn.buffer.indexOf('\r\n');
+        if (lineEnd < 0) return;
+        const size = parseInt(conn.buffer.slice(0, lineEnd), 16);
+        if (size === 0) {
+          // The last chunk, then optional trailers and an empty line.
+          const rest = conn.buffer.slice(lineEnd + 2);
+          const end = rest.startsWith('\r\n') ? 2 : rest.indexOf('\r\n\r\n') + 4;
+          if (end < 2) return; // not found (-1 + 4): the trailers are still coming
+          conn.buffer = rest.slice(end);
+          return finish(conn);
+        }
+        if (conn.buffer.length < lineEnd + 2 + size + 2) return;
+        if (ex.wantBody) ex.body += conn.buffer.slice(lineEnd + 2, lineEnd + 2 + size);
+        conn.buffer = conn.buffer.slice(lineEnd + 2 + size + 2);
+        continue;
+      }
+      if (ex.wantBody) ex.body += conn.buffer; // Framing.UntilClose: the body ends when the server closes
+      conn.buffer = '';
+      return;
+    }
+  }
+
+  function open(link: LinkState, ex: Exchange): void {
+    // Plain TCP reads into one shared buffer, bypassing the stream machinery (`onread`); TLS reads through 'data'.
+    const socket = tls
+      ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure })
+      : connectTcp({ ...socketOptions, onread: { buffer: READ_BUFFER, callback: onRead } });
+    const conn: Conn = { socket, link, current: null, buffer: '', framing: Framing.Head, remaining: 0, closeAfter: false, idleSince: 0, idleLimitMs: 0, slot: conns.length };
+    (socket as OwnedSocket)[CONN] = conn;
+    conns.push(conn);
+    link.open++;
+    opened++;
+    peakOpen = Math.max(peakOpen, conns.length);
+    socket.setNoDelay(true);
+    if (tls) socket.on('data', onData);
+    socket.on('error', onError);
+    socket.on('close', onClose);
+    write(conn, ex, monoNow());
+  }
+
+  // The socket's handlers are shared by every connection: `this` is the socket, which knows its connection.
+  function received(conn: Conn, text: string): void {
+    conn.buffer += text;
+    parse(conn);
+  }
+  /** One char per byte (latin1): lengths count bytes. */
+  function onRead(this: OwnedSocket, bytes: number): boolean {
+    received(this[CONN], READ_BUFFER.toString('latin1', 0, bytes));
+    return true;
+  }
+  function onData(this: OwnedSocket, chunk: Buffer): void {
+    received(this[CONN], chunk.toString('latin1'));
+  }
+  function onError(this: OwnedSocket, error: Error): void {
+    fail(this[CONN], classifyError(error));
+  }
+  function onClose(this: OwnedSocket): void {
+    const conn = this[CONN];
+    // A body framed by the end of the connection is complete now; any other request in flight was cut.
+    if (conn.current && conn.framing === Framing.UntilClose) finish(conn);
+    else fail(conn, 'reset');
+  }
+
+  /** End the requests older than their limit: `dropped` if still in a backlog, `timeout` on the wire. */
+  function sweep(): void {
+    const now = monoNow();
+    for (const link of waiting) expire(link, now);
+    for (let i = conns.length - 1; i >= 0; i--) {
+      const ex = conns[i]?.current;
+      if (ex && now - ex.intendedAt > ex.limitMs) fail(conns[i], 'timeout');
+    }
+  }
+  const sweeper = setInterval(sweep, SWEEP_MS);
+
+  function send(link: LinkState, ex: Exchange): void {
+    if (destroyed) return drop(ex);
+    const now = monoNow();
+    for (let conn = link.idle.pop(); conn; conn = link.idle.pop()) {
+      if (now - conn.idleSince < conn.idleLimitMs) return write(conn, ex, now);
+      retire(conn, true); // idle too long: the server may be closing it; a fresh one is safer
+    }
+    if (!link.backlog.length && link.open < options.maxConnectionsPerLink && conns.length < options.maxConnections) return open(link, ex);
+    // Wait for one of this link's connections, or for the process's budget.
+    ex.queuedAt = now;
+    link.backlog.push(ex);
+    waiting.add(link);
+    if (link.open < options.maxConnectionsPerLink && !starved.includes(link)) starved.push(link);
+  }
+
+  return {
+    link() {
+      const link: LinkState = { open: 0, idle: [], backlog: [], send: (ex) => send(link, ex) };
+      return link;
+    },
+    get open() {
+      return conns.length;
+    },
+    get peakOpen() {
+      return peakOpen;
+    },
+    get opened() {
+      return opened;
+    },
+    destroy(failure) {
+      destroyed = true;
+      clearInterval(sweeper);
+      for (const link of waiting) for (const ex of link.backlog.splice(0)) drop(ex);
+      waiting.clear();
+      starved.length = 0;
+      const now = monoNow();
+      for (const conn of [...conns]) {
+        const ex = conn.current;
+        fail(conn, ex && now - ex.intendedAt >= ex.limitMs ? 'timeout' : failure);
+      }
+    },
+  };
+}
