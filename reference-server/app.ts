@@ -7,7 +7,7 @@ import { badRequest, errorBody, errorHandler, ErrorCode, SHUTTING_DOWN } from '.
 import { parseJsonBody } from './json-body.js';
 import { bindingError } from './binding-order.js';
 import { createLongPolls } from './long-poll.js';
-import { createDeviceState } from './device-state.js';
+import { createDeviceState, NOT_ACTIVITY } from './device-state.js';
 import { createRpcService } from './rpc-service.js';
 import { createAttributeService } from './attribute-service.js';
 import { createRuleEngine } from './rule-engine.js';
@@ -119,7 +119,8 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   // parse the Content-Type header again on every request.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJson);
 
-  const authenticateDevice: onRequestHookHandler = (request, reply, done) => {
+  /** `activity`: the request counts as the device's activity (device-state.ts). */
+  const authenticateDevice = (activity: boolean): onRequestHookHandler => (request, reply, done) => {
     const device = store.deviceByToken((request.params as { accessToken: string }).accessToken);
     if (!device) {
       const unbound = bindingError(request);
@@ -128,14 +129,15 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
       return;
     }
     request.device = device;
-    deviceState.activity(device.id);
+    if (activity) deviceState.activity(device.id);
     done();
   };
+  const deviceHooks = { activity: authenticateDevice(true), quiet: authenticateDevice(false) };
 
   const control = createControlApi(ctx);
   await control.register(app);
   const handlers = { ...deviceApiHandlers(ctx), ...control.handlers };
-  const hooks = { device: authenticateDevice, user: control.authenticate };
+  const hooks = { device: (id: string) => (NOT_ACTIVITY.has(id) ? deviceHooks.quiet : deviceHooks.activity), user: control.authenticate };
   const isUpload = (op: Operation) => op.method === 'post' && op.path === UPLOAD_PATH;
   const isText = (op: Operation) => op.requestBody?.contentType === 'text/plain';
   registerRoutes(app, contract.operations.filter((op) => !isUpload(op) && !isText(op)), handlers, hooks, config.payloadLimits);

@@ -8,14 +8,21 @@
 //
 // As ThingsBoard, the state of every device is kept in memory (read once at start) and checked every
 // --state-check-interval, so that a device never seen since a restart still gets its
-// inactivityAlarmTime. The request path pays one Map write (activity); the marks become saves in
-// batches, one transaction per --state-flush-interval. Saves the store refuses for now (a full disk)
-// wait for the next batch; the store's outage watcher logs the spell, once.
+// inactivityAlarmTime. The request path pays one Map write (activity); as ThingsBoard's transport
+// reports a device's last activity once per transport.sessions.report_timeout (3 s, strategy LAST),
+// the marks become saves in batches, one transaction per --activity-report-interval. Saves the store
+// refuses for now (a full disk) wait for the next batch; the store's outage watcher logs the spell, once.
 import { StoreUnavailable, type KvEntry, type SavedState, type Store } from './store/types.js';
 import type { ServerConfig } from './config.js';
 
 const STATE_KEYS = ['active', 'lastActivityTime', 'inactivityAlarmTime'] as const;
 export const INACTIVITY_TIMEOUT = 'inactivityTimeout';
+
+/**
+ * Device operations that are no activity: ThingsBoard's transport records activity for every device
+ * message but an OTA package request (DefaultTransportService.process(GetOtaPackageRequestMsg)).
+ */
+export const NOT_ACTIVITY: ReadonlySet<string> = new Set(['getFirmware', 'getSoftware']);
 
 export interface DeviceState {
   /** A device request (hot path): one Map write. */
@@ -86,15 +93,18 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
   const timeoutOfState = (state: State) => (state.ownTimeout > 0 ? state.ownTimeout : config.inactivityTimeoutMs);
   const activeAt = (state: State, now: number) => now < state.lastActivityTime + timeoutOfState(state);
 
-  /** The device's state; read from the store for a device this server has not seen (written to the store directly). */
+  /**
+   * The device's state. Every device is read at start and every new one is `created`; a device
+   * written to the store directly (tests, bench fleets) is read from its server attributes, with no
+   * state of its own as telemetry (that read would wait for the telemetry log).
+   */
   function stateOf(deviceId: string): State | undefined {
     const known = states.get(deviceId);
     if (known) return known;
     const device = store.deviceById(deviceId);
     if (!device) return undefined;
-    const own = store.attributes(deviceId, 'SERVER_SCOPE', [INACTIVITY_TIMEOUT]);
-    const saved = telemetry ? store.latestTelemetry(deviceId, [...STATE_KEYS]) : store.attributes(deviceId, 'SERVER_SCOPE', [...STATE_KEYS]);
-    const state = stateFrom({ deviceId, createdTime: device.createdTime, entries: [...saved, ...own] });
+    const entries = store.attributes(deviceId, 'SERVER_SCOPE', telemetry ? [INACTIVITY_TIMEOUT] : [...STATE_KEYS, INACTIVITY_TIMEOUT]);
+    const state = stateFrom({ deviceId, createdTime: device.createdTime, entries });
     states.set(deviceId, state);
     return state;
   }
@@ -198,6 +208,7 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
     isActive: (deviceId) => states.get(deviceId)?.active === true,
     activeDevices: () => [...states].filter(([, state]) => state.active).map(([id]) => id),
     async flush() {
+      await started;
       const now = Date.now();
       const seen = marks;
       marks = new Map();
@@ -208,6 +219,7 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
       await savePending();
     },
     async check(now = Date.now()) {
+      await started;
       for (const [deviceId, state] of states) expire(deviceId, state, now);
       await savePending();
     },
@@ -218,19 +230,27 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
     },
   };
 
-  // The whole fleet, once: ThingsBoard's onAddedPartitions and checkAndUpdateState.
-  const keys = telemetry ? [...STATE_KEYS] : [...STATE_KEYS, INACTIVITY_TIMEOUT];
-  for (const saved of store.savedStates(keys, telemetry ? 'TELEMETRY' : 'SERVER_SCOPE')) states.set(saved.deviceId, stateFrom(saved));
-  if (telemetry) {
-    for (const { deviceId, entries } of store.savedStates([INACTIVITY_TIMEOUT], 'SERVER_SCOPE')) {
-      const state = states.get(deviceId);
+  /** The whole fleet, once: ThingsBoard's onAddedPartitions and checkAndUpdateState. */
+  async function load(): Promise<void> {
+    const keys = telemetry ? [...STATE_KEYS] : [...STATE_KEYS, INACTIVITY_TIMEOUT];
+    const saved = await store.savedStates(keys, telemetry ? 'TELEMETRY' : 'SERVER_SCOPE');
+    const timeouts = telemetry ? await store.savedStates([INACTIVITY_TIMEOUT], 'SERVER_SCOPE') : [];
+    const loaded = new Map(saved.map((s) => [s.deviceId, stateFrom(s)]));
+    for (const { deviceId, entries } of timeouts) {
+      const state = loaded.get(deviceId);
       if (state) state.ownTimeout = timeoutOf(entries[0]);
     }
+    const now = Date.now();
+    for (const [deviceId, state] of loaded) {
+      // A device created or seen while the fleet was read is known better than its saved state.
+      if (states.has(deviceId)) continue;
+      states.set(deviceId, state);
+      settle(deviceId, state, now);
+    }
   }
-  const started = Date.now();
-  for (const [deviceId, state] of states) settle(deviceId, state, started);
+  const started = load().catch(onError);
 
-  const flushTimer = setInterval(() => void deviceState.flush().catch(onError), config.stateFlushIntervalMs).unref();
+  const flushTimer = setInterval(() => void deviceState.flush().catch(onError), config.activityReportIntervalMs).unref();
   const checkTimer = setInterval(() => void deviceState.check().catch(onError), config.stateCheckIntervalMs).unref();
   return deviceState;
 }

@@ -19,7 +19,7 @@ export function createSavedStateQuery(db: Database): Pick<Store, 'savedStates'> 
       ORDER BY d.id`),
   };
   return {
-    savedStates(keys, where) {
+    async savedStates(keys, where) {
       const states: SavedState[] = [];
       let last: SavedState | undefined;
       for (const row of queries[where].iterate(JSON.stringify(keys)) as IterableIterator<Row>) {

@@ -374,7 +374,7 @@ export interface Store {
    * Every device, with those of `keys` it has saved as server attributes or as latest telemetry
    * (device-state.ts reads the fleet's state once, at start).
    */
-  savedStates(keys: string[], where: 'SERVER_SCOPE' | 'TELEMETRY'): SavedState[];
+  savedStates(keys: string[], where: 'SERVER_SCOPE' | 'TELEMETRY'): Promise<SavedState[]>;
   /** Attribute keys of one scope, sorted; or of every scope, scope by scope (CLIENT, SERVER, SHARED). */
   attributeKeys(deviceId: string, scope?: Scope): string[];
 

@@ -96,6 +96,20 @@ describe('device state as server attributes', () => {
     expect(Object.keys(after).sort()).toEqual(['active', 'lastActivityTime']);
   });
 
+  it('counts no firmware or software download as activity, as ThingsBoard\'s transport records none for an OTA package request', async () => {
+    const device = await newDeviceVia(api);
+    for (const kind of ['firmware', 'software']) {
+      const res = await call(server.httpUrl, 'GET', `/api/v1/${device.token}/${kind}?title=fw&version=1`);
+      expect(res.status).toBe(404);
+    }
+    await server.ctx.deviceState.flush();
+    expect(server.ctx.deviceState.isActive(device.id)).toBe(false);
+    expect(await serverAttributes(device.id)).toEqual({ active: false });
+    await call(server.httpUrl, 'POST', `/api/v1/${device.token}/claim`, {});
+    await server.ctx.deviceState.flush();
+    expect(await serverAttributes(device.id)).toEqual({ active: true, lastActivityTime: expect.any(Number) });
+  });
+
   it('watches every device after a restart: one saved active goes inactive, one never active gets its inactivityAlarmTime', async () => {
     const dir = tempDir();
     const first = await startTestServer({}, dir);
@@ -124,7 +138,7 @@ describe('device state as server attributes', () => {
 
 describe('the timers', () => {
   it('save the marks and check the timeouts on their own', async () => {
-    const own = await startTestServer({ stateFlushIntervalMs: 20, stateCheckIntervalMs: 20 });
+    const own = await startTestServer({ activityReportIntervalMs: 20, stateCheckIntervalMs: 20 });
     try {
       const ownApi = await adminApi(own);
       const device = await newDeviceVia(ownApi);
@@ -200,8 +214,10 @@ describe('device state as telemetry', () => {
 });
 
 describe('configuration', () => {
-  it('names a bad timeout or check interval by its dhi serve option', () => {
+  it('names a bad timeout or interval by its dhi serve option, and reports activity every 3 s by default as ThingsBoard', () => {
     expect(() => validateConfig({ inactivityTimeoutMs: 0 })).toThrow(new ConfigError('--inactivity-timeout', 'expected an integer in 1..9007199254740991, got 0'));
     expect(() => validateConfig({ stateCheckIntervalMs: 1.5 })).toThrow(ConfigError);
+    expect(() => validateConfig({ activityReportIntervalMs: 0 })).toThrow(new ConfigError('--activity-report-interval', 'expected an integer in 1..2147483647, got 0'));
+    expect(validateConfig({}).activityReportIntervalMs).toBe(3000);
   });
 });
