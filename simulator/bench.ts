@@ -312,7 +312,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     const rounds = (c: RoundFigures) => (c.roundsMicrosPerRequest.length > 1 ? `rounds ${c.roundsMicrosPerRequest.join(', ')}; ` : '');
     const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} alternating rounds, ` : '';
     console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.devices} devices; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio}, simulate / paced floor ${simulatorCost.floorRatio}`);
-    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s): ${m.cpuMicrosPerRequest} µs (${fixed(m)})`);
+    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s): ${m.cpuMicrosPerRequest} µs (${fixed(m)}); paced floor at its rate (${m.floor.rate} requests/s, ${m.floor.devices} devices) ${m.floor.cpuMicrosPerRequest} µs (${fixed(m.floor)}); mixed / floor ${m.floorRatio}`);
   }
   console.log(`results: ${file}`);
 }

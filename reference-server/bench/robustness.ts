@@ -73,7 +73,7 @@ async function killCycles(dir: string) {
     serve.child.kill('SIGKILL');
     await serve.exited;
     await load.stop();
-    const stored = storedTimestamps(db, token, load.acknowledged);
+    const stored = await storedTimestamps(db, token, load.acknowledged);
     cycles.push({ acknowledged: load.acknowledged.length, lost: load.acknowledged.length - stored });
   }
   return { cycles, acknowledgedLost: cycles.reduce((n, c) => n + c.lost, 0) };
@@ -95,7 +95,7 @@ async function sigtermCycles(dir: string) {
     const code = await serve.exited;
     const exitMs = Date.now() - started;
     await load.stop();
-    const stored = storedTimestamps(db, token, load.acknowledged);
+    const stored = await storedTimestamps(db, token, load.acknowledged);
     cycles.push({ exitCode: code, exitMs, afterSignal: load.outcomes, acknowledged: load.acknowledged.length, lost: load.acknowledged.length - stored });
   }
   return { cycles, acknowledgedLost: cycles.reduce((n, c) => n + c.lost, 0), allExitedZero: cycles.every((c) => c.exitCode === 0), maxExitMs: Math.max(...cycles.map((c) => c.exitMs)) };

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { createSqliteStore } from '../store/sqlite.js';
 import { Agent, request } from 'undici';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -46,14 +46,21 @@ export async function createDevice(base: string, token: string): Promise<void> {
   if (res.statusCode !== 200) throw new Error(`creating device ${token}: ${res.statusCode}`);
 }
 
-/** How many of these telemetry timestamps the database holds for the device with `token`. */
-export function storedTimestamps(db: string, token: string, timestamps: number[]): number {
-  const store = new Database(db, { readonly: true });
+/**
+ * How many of these telemetry timestamps (of the key `seq`) the database holds for the device with
+ * `token`, as a server that opens it next serves them: through the store, whose read first folds what
+ * the process left in the telemetry log.
+ */
+export async function storedTimestamps(db: string, token: string, timestamps: number[]): Promise<number> {
+  if (timestamps.length === 0) return 0;
+  const store = createSqliteStore(db);
   try {
-    const rows = store.prepare('SELECT t.ts FROM telemetry t JOIN devices d ON d.num = t.device WHERE d.token = ?').all(token) as { ts: number }[];
-    const stored = new Set(rows.map((r) => r.ts));
+    const device = store.deviceByToken(token);
+    if (!device) return 0;
+    const range = { keys: ['seq'], startTs: Math.min(...timestamps), endTs: Math.max(...timestamps) + 1, limit: timestamps.length, order: 'ASC' as const };
+    const stored = new Set((await store.readTelemetry(device.id, (series) => series.range(range))).map((e) => e.ts));
     return timestamps.filter((ts) => stored.has(ts)).length;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -12,7 +12,7 @@
 // and a quarter 90) are refused with ThingsBoard's messages.
 import { badRequest } from '../errors.js';
 import { calendarIntervalEnd, MAX_CALENDAR_TS, zoneOf, type CalendarInterval } from './calendar.js';
-import type { Aggregation, KvEntry, Store } from '../store/types.js';
+import type { Aggregation, DeviceSeries, KvEntry } from '../store/types.js';
 
 export type IntervalType = 'MILLISECONDS' | CalendarInterval;
 
@@ -64,7 +64,7 @@ function checkIntervals(q: RangeQuery, interval: number): void {
 }
 
 /** The points of every key, key after key (a key asked twice is answered twice, as ThingsBoard does). */
-export function readRange(store: Store, deviceId: string, q: RangeQuery): KvEntry[] {
+export function readRange(series: DeviceSeries, q: RangeQuery): KvEntry[] {
   const calendar = q.intervalType !== undefined && q.intervalType !== 'MILLISECONDS' ? q.intervalType : undefined;
   const aggregated = q.agg !== 'NONE' && (calendar !== undefined || q.interval !== 0);
   for (const key of q.keys) {
@@ -76,7 +76,7 @@ export function readRange(store: Store, deviceId: string, q: RangeQuery): KvEntr
     if (q.limit < 1) throw badRequest('Page size must not be less than one');
     if (q.limit > MAX_LIMIT) throw badRequest(`limit must be at most ${MAX_LIMIT} (dhi)`);
     const order = direction(q.orderBy);
-    return store.telemetryRange(deviceId, { keys: q.keys, startTs: q.startTs, endTs: q.endTs, limit: q.limit, order });
+    return series.range({ keys: q.keys, startTs: q.startTs, endTs: q.endTs, limit: q.limit, order });
   }
   const endPeriod = Math.max(q.startTs + 1, q.endTs);
   let bucketEnd: (start: number) => number;
@@ -87,19 +87,19 @@ export function readRange(store: Store, deviceId: string, q: RangeQuery): KvEntr
   } else {
     bucketEnd = (start) => start + q.interval;
   }
-  return q.keys.flatMap((key) => aggregateKey(store, deviceId, key, q.agg as Aggregation, q.startTs, endPeriod, bucketEnd, calendar === undefined ? q.interval : 0));
+  return q.keys.flatMap((key) => aggregateKey(series, key, q.agg as Aggregation, q.startTs, endPeriod, bucketEnd, calendar === undefined ? q.interval : 0));
 }
 
 /**
  * The buckets of one key: from a bucket with no value the next value is sought through the index,
  * and the buckets up to it are skipped (by arithmetic for fixed intervals, one by one for calendar ones).
  */
-function aggregateKey(store: Store, deviceId: string, key: string, agg: Aggregation, startTs: number, endPeriod: number,
+function aggregateKey(series: DeviceSeries, key: string, agg: Aggregation, startTs: number, endPeriod: number,
   bucketEnd: (start: number) => number, fixed: number): KvEntry[] {
   const points: KvEntry[] = [];
   let start = startTs;
   while (start < endPeriod) {
-    const next = store.nextTelemetryTs(deviceId, key, start, endPeriod);
+    const next = series.nextTs(key, start, endPeriod);
     if (next === undefined) break;
     if (fixed > 0) start = startTs + Math.floor((next - startTs) / fixed) * fixed;
     let end = Math.min(bucketEnd(start), endPeriod);
@@ -107,7 +107,7 @@ function aggregateKey(store: Store, deviceId: string, key: string, agg: Aggregat
       start = end;
       end = Math.min(bucketEnd(start), endPeriod);
     }
-    const value = store.aggregateTelemetry(deviceId, { key, agg, startTs: start, endTs: end });
+    const value = series.aggregate({ key, agg, startTs: start, endTs: end });
     if (value) points.push({ key, ts: start + Math.floor((end - start) / 2), ...value });
     start = end;
   }

@@ -61,8 +61,8 @@ export function profileInfoHandlers({ store }: ServerContext): Handlers {
       return reply.code(200).send(store.profileNames(request.query.activeOnly === true).map((p) => ({ id: entityId('DEVICE_PROFILE', p.id), name: p.name })));
     },
 
-    getDeviceProfileTimeseriesKeys(request, reply) {
-      return reply.code(200).send(store.profileTelemetryKeys(profileFilter(store, request.query)));
+    async getDeviceProfileTimeseriesKeys(request, reply) {
+      return reply.code(200).send(await store.profileTelemetryKeys(profileFilter(store, request.query)));
     },
 
     getDeviceProfileAttributesKeys(request, reply) {

@@ -11,7 +11,7 @@ import type { ServerContext } from '../context.js';
 import type { FastifyReply } from 'fastify';
 import { sendJsonText, type Handlers } from '../handler.js';
 import { timeseriesJson, type TsPoint } from '../kv-json.js';
-import type { KvEntry } from '../store/types.js';
+import type { DeviceSeries, KvEntry } from '../store/types.js';
 import type { Query } from '../../spec/types.js';
 import { requestKeys } from './request-keys.js';
 
@@ -20,31 +20,33 @@ type HistoryQuery = Query<'getTimeseriesHistory'>;
 type Defaulted = Required<Pick<HistoryQuery, 'interval' | 'limit' | 'agg' | 'orderBy' | 'useStrictDataTypes'>>;
 
 export function telemetryHandlers({ store }: ServerContext): Handlers {
-  const latest = (deviceId: string, keys: string[]): TsPoint[] => {
-    if (keys.length === 0) return store.latestTelemetry(deviceId);
-    const blank = keys.find((k) => k.trim() === '');
-    if (blank !== undefined) throw badRequest(`Incorrect key ${blank}`);
-    const found = new Map<string, KvEntry>(store.latestTelemetry(deviceId, keys).map((e) => [e.key, e]));
+  const latest = (series: DeviceSeries, keys: string[]): TsPoint[] => {
+    if (keys.length === 0) return series.latest();
+    const found = new Map<string, KvEntry>(series.latest(keys).map((e) => [e.key, e]));
     const now = Date.now();
     return keys.map((key) => found.get(key) ?? { key, ts: now, type: null, value: null });
   };
 
-  const range = (params: unknown, query: HistoryQuery & Defaulted, reply: FastifyReply) => {
+  const range = async (params: unknown, query: HistoryQuery & Defaulted, reply: FastifyReply) => {
     const keys = requestKeys(query);
     const ref = entityRef(params);
     const agg = aggregationOf(query.agg);
     const { id } = telemetryDevice(store, ref, 'READ_TELEMETRY');
-    return sendJsonText(reply, 200, timeseriesJson(readRange(store, id, { ...query, keys, agg }), query.useStrictDataTypes));
+    const points = await store.readTelemetry(id, (series) => readRange(series, { ...query, keys, agg }));
+    return sendJsonText(reply, 200, timeseriesJson(points, query.useStrictDataTypes));
   };
 
   return {
-    getDeviceTimeseries(request, reply) {
+    async getDeviceTimeseries(request, reply) {
       const query = request.query as Query<'getDeviceTimeseries'> & Defaulted;
       // Spring maps the request to the range read only when both parameters are present.
       if (query.startTs !== undefined && query.endTs !== undefined) return range(request.params, { ...query, startTs: query.startTs, endTs: query.endTs }, reply);
       const keys = requestKeys(query);
       const { id } = telemetryDevice(store, entityRef(request.params), 'READ_TELEMETRY');
-      return sendJsonText(reply, 200, timeseriesJson(latest(id, keys), query.useStrictDataTypes));
+      const blank = keys.find((k) => k.trim() === '');
+      if (blank !== undefined) throw badRequest(`Incorrect key ${blank}`);
+      const points = await store.readTelemetry(id, (series) => latest(series, keys));
+      return sendJsonText(reply, 200, timeseriesJson(points, query.useStrictDataTypes));
     },
     getTimeseriesHistory(request, reply) {
       return range(request.params, request.query as HistoryQuery & Defaulted, reply);

@@ -33,8 +33,9 @@ export function timeseriesHandlers({ store, config }: ServerContext): Handlers {
   };
 
   return {
-    getTimeseriesKeys(request, reply) {
-      return reply.code(200).send(store.telemetryKeys(deviceId(request.params, 'READ_TELEMETRY')));
+    async getTimeseriesKeys(request, reply) {
+      const id = deviceId(request.params, 'READ_TELEMETRY');
+      return reply.code(200).send(await store.readTelemetry(id, (series) => series.keys()));
     },
 
     getAttributeKeys(request, reply) {

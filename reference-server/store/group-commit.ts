@@ -14,6 +14,11 @@
 // there, so the two connections never wait for each other's write lock, and the writes that arrive
 // meanwhile form the next batch.
 //
+// Buffered rows go to a log that is folded into their tables later (sqlite-telemetry.ts): a fold is
+// in flight like a batch, on the other thread when it can take it, and runs when the buffer says one
+// is due or when a read needs it. read() runs its function once the buffered writes answered before
+// it that its scope covers are folded in; at once when none waits.
+//
 // Durability: a file database runs with synchronous=FULL (sqlite-connection.ts), so COMMIT returns
 // only once the WAL is synced, and a COMMIT whose write or sync fails (a full disk, an I/O error)
 // fails without making anything visible. A batch whose transaction fails is refused whole: none of
@@ -24,6 +29,9 @@ import type { Database } from 'better-sqlite3';
 import { storeFailure } from './store-failure.js';
 import { createWriteOutages, type WriteOutages } from './write-outages.js';
 import { StoreUnavailable, type WriteOutage, type Written } from './types.js';
+
+/** SQLite's largest max_page_count. */
+const UNCAPPED_PAGES = 4294967294;
 
 /** A write's outcome, told once its batch is committed (error null) or has failed (store/types.ts Written). */
 type Done = (error: Error | null, ctx: unknown, value?: unknown) => void;
@@ -42,6 +50,13 @@ interface Deferred {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
+
+/** A read of the buffered writes that `scope` covers, waiting for their fold. */
+interface PendingRead<S> {
+  scope: S;
+  read: () => unknown;
+  deferred: Deferred;
+}
 const settle = (error: Error | null, deferred: Deferred, value: unknown) => (error ? deferred.reject(error) : deferred.resolve(value));
 
 /**
@@ -49,7 +64,7 @@ const settle = (error: Error | null, deferred: Deferred, value: unknown) => (err
  * A write fails alone only in add(); a flush that fails fails the whole transaction, so add() must
  * refuse every row that SQLite would.
  */
-export interface BufferedWrites<A> {
+export interface BufferedWrites<A, S = never> {
   /** Gathers a write's rows; throws (having changed nothing) to fail this write alone. */
   add(arg: A): void;
   /** Runs the rows gathered since the last flush (nothing when there are none). */
@@ -58,39 +73,58 @@ export interface BufferedWrites<A> {
   take(): unknown[];
   /** The whole transaction rolled back (what the buffer learnt inside it may be gone). */
   rolledBack(): void;
+  /** The scope of a fold to run before the next batch, when one is due. */
+  dueFold(): S | undefined;
+  /** Whether rows that `scope` covers may wait in the log (a read of it folds first). */
+  needsFold(scope: S): boolean;
+  /** The scope of one fold that serves reads of all of `scopes` (the reads waiting together). */
+  covering(scopes: S[]): S;
+  /** Folds the rows of `scope` into their tables, inside the caller's transaction. */
+  fold(scope: S): void;
+  /** The fold of `scope` was committed (ok) or failed. */
+  folded(scope: S, ok: boolean): void;
 }
 
-export interface GroupCommit<B> {
+export interface GroupCommit<B, S = never> {
   write<T, A = undefined>(fn: (arg: A) => T, arg?: A): Promise<T>;
   /**
    * A write of the store's buffered kind (createGroupCommit's `buffer`). A callback rather than a
    * promise: telemetry is the hot path, and this costs no promise, closure or async step per write.
    */
   writeBuffered<C>(arg: B, done: Written<C>, ctx: C): void;
-  /** Commit whatever is queued or in flight (used at close). */
+  /** Runs `read` once the buffered writes answered before that `scope` covers are folded in (at once when none waits). */
+  read<T>(scope: S, read: () => T): Promise<T>;
+  /** Commit whatever is queued or in flight, and fold the log (used at close). */
   close(): Promise<void>;
   /** store/types.ts Store.watchOutages. */
   watchOutages(listener: (outage: WriteOutage) => void): () => void;
 }
 
-const NO_BUFFER: BufferedWrites<never> = {
+const NO_BUFFER: BufferedWrites<never, never> = {
   add() {
     throw new Error('this group commit has no buffered writes');
   },
   flush() {},
   take: () => [],
   rolledBack() {},
+  dueFold: () => undefined,
+  needsFold: () => false,
+  covering: (scopes) => scopes[0],
+  fold() {},
+  folded() {},
 };
 
 /**
  * Commits buffered rows on another connection in another thread (telemetry-committer.ts): a batch of
  * nothing but buffered writes goes there, so that its SQL, COMMIT and sync leave the event loop.
  */
-export interface Offload {
+export interface Offload<S = never> {
   /** False once it cannot take batches (its thread has gone): they run here again. */
   readonly ready: boolean;
   /** done(null) once the rows are committed and on disk, done(error) when nothing of them was kept. */
   commit(rows: unknown[], done: (error: Error | null) => void): void;
+  /** done(null) once the rows of `scope` are folded in, done(error) when nothing of the fold was kept. */
+  fold(scope: S, done: (error: Error | null) => void): void;
 }
 
 /**
@@ -98,10 +132,10 @@ export interface Offload {
  * batch sizes through it). `outages`: where refusals and commits are told (its watchers learn of
  * spells of refusals).
  */
-export function createGroupCommit<B = never>(
-  db: Database, buffer: BufferedWrites<B> = NO_BUFFER, offload?: Offload, onBatch?: (writes: number) => void,
+export function createGroupCommit<B = never, S = never>(
+  db: Database, buffer: BufferedWrites<B, S> = NO_BUFFER, offload?: Offload<S>, onBatch?: (writes: number) => void,
   outages: WriteOutages = createWriteOutages(),
-): GroupCommit<B> {
+): GroupCommit<B, S> {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -109,6 +143,10 @@ export function createGroupCommit<B = never>(
   const release = db.prepare('RELEASE write');
   const rollbackTo = db.prepare('ROLLBACK TO write');
   let queue: PendingWrite[] = [];
+  /** Reads waiting for a fold. */
+  let reads: PendingRead<S>[] = [];
+  /** The scope of the fold in flight (here or offloaded). */
+  let folding: S | undefined;
   /** How many of the queued writes are not buffered ones (a batch with none may be offloaded). */
   let unbuffered = 0;
   let scheduled = false;
@@ -204,9 +242,88 @@ export function createGroupCommit<B = never>(
     answer(batch);
   }
 
+  /** Folds `scope` on this connection, in a transaction of its own: the error when it failed, else null. */
+  function foldHere(scope: S): Error | null {
+    try {
+      begin.run();
+      buffer.fold(scope);
+      commit.run();
+      return null;
+    } catch (error) {
+      if (db.inTransaction) rollback.run();
+      buffer.rolledBack();
+      return error as Error;
+    }
+  }
+
+  function startFold(scope: S): void {
+    folding = scope;
+    if (offload?.ready) return offload.fold(scope, foldDone);
+    foldDone(foldHere(scope));
+  }
+
+  /**
+   * The reads that no longer wait for anything run, and those the fold could not serve (the store
+   * cannot take writes) read uncommitted; the others wait for the next fold; then the queue goes on.
+   */
+  function foldDone(error: Error | null): void {
+    const scope = folding!;
+    folding = undefined;
+    buffer.folded(scope, error === null);
+    const waiting = reads;
+    reads = [];
+    for (const r of waiting) {
+      if (!buffer.needsFold(r.scope)) runRead(r);
+      else if (error) readUncommitted(r);
+      else reads.push(r);
+    }
+    if (closed) return finishClose();
+    if (queue.length > 0 || reads.length > 0) schedule();
+  }
+
+  function runRead({ read, deferred }: PendingRead<S>): void {
+    try {
+      deferred.resolve(read());
+    } catch (failure) {
+      deferred.reject(failure as Error);
+    }
+  }
+
+  /**
+   * A read whose fold could not be committed (a full disk refuses it): its scope is folded for it
+   * alone in a transaction that is rolled back afterwards, so that reads go on while writes cannot.
+   * On a full disk the fold's pages stay in SQLite's cache (they would reach the WAL at COMMIT); a cap
+   * on the file's pages (max_page_count, which tests fill a store with) counts them as they are made,
+   * so it is lifted meanwhile: none of them reaches the file.
+   */
+  function readUncommitted({ scope, read, deferred }: PendingRead<S>): void {
+    const cap = db.pragma('max_page_count', { simple: true }) as number;
+    try {
+      db.pragma(`max_page_count = ${UNCAPPED_PAGES}`);
+      begin.run();
+      buffer.fold(scope);
+      deferred.resolve(read());
+    } catch (error) {
+      deferred.reject(storeFailure(error) as Error);
+    } finally {
+      if (db.inTransaction) rollback.run();
+      db.pragma(`max_page_count = ${cap}`);
+    }
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
   function flush(): void {
     scheduled = false;
-    if (offloaded || queue.length === 0) return;
+    if (offloaded || folding !== undefined) return;
+    if (reads.length > 0) return startFold(buffer.covering(reads.map((r) => r.scope)));
+    const due = buffer.dueFold();
+    if (due !== undefined) return startFold(due);
+    if (queue.length === 0) return;
     if (unbuffered === 0 && offload?.ready) return offloadQueued();
     commitQueued();
   }
@@ -219,35 +336,46 @@ export function createGroupCommit<B = never>(
     else outages.committed();
     answer(batch);
     if (closed) return finishClose();
-    // The next batch runs after the answers above are sent (they are microtasks of this callback).
-    if (queue.length > 0) {
-      scheduled = true;
-      setImmediate(flush);
-    }
+    // The next batch (or fold) runs after the answers above are sent (they are microtasks of this callback).
+    if (queue.length > 0 || reads.length > 0 || buffer.dueFold() !== undefined) schedule();
   }
 
+  /**
+   * What is queued is committed, and the reads waiting are answered; then `closed` (the store folds
+   * its log as it closes).
+   */
   function finishClose(): void {
     if (queue.length > 0) commitQueued();
+    for (const r of reads) {
+      if (foldHere(r.scope)) readUncommitted(r);
+      else runRead(r);
+    }
+    reads = [];
     closed!();
   }
 
   function enqueue(fn: PendingWrite['fn'], arg: unknown, done: Done, ctx: unknown): void {
     queue.push({ fn, arg, done, ctx, ok: false, value: undefined });
     if (fn !== undefined) unbuffered++;
-    if (!scheduled && !offloaded) {
-      scheduled = true;
-      setImmediate(flush);
-    }
+    if (!offloaded && folding === undefined) schedule();
   }
 
   return {
     write: <T, A>(fn: (arg: A) => T, arg?: A) =>
       new Promise<T>((resolve, reject) => enqueue(fn as (arg: unknown) => unknown, arg, settle as Done, { resolve, reject })),
     writeBuffered: (arg, done, ctx) => enqueue(undefined, arg, done as Done, ctx),
+    read<T>(scope: S, read: () => T): Promise<T> {
+      // No row of the scope waits (one that a fold in flight takes still waits until it is folded).
+      if (!buffer.needsFold(scope)) return new Promise<T>((resolve) => resolve(read()));
+      return new Promise<T>((resolve, reject) => {
+        reads.push({ scope, read, deferred: { resolve: resolve as (value: unknown) => void, reject } });
+        if (!offloaded && folding === undefined) schedule();
+      });
+    },
     close(): Promise<void> {
       return new Promise<void>((resolve) => {
         closed = resolve;
-        if (!offloaded) finishClose();
+        if (!offloaded && folding === undefined) finishClose();
       });
     },
     watchOutages: outages.watch,

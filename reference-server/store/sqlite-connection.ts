@@ -30,6 +30,9 @@ export function openDatabase(path: string, options: ConnectionOptions = {}): Dat
   if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${options.maxPageCount}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Statement journals and sorts in memory: a fold's statements touch thousands of pages, and a
+  // statement journal past 64 KiB went to a temporary file (as many pwrite64 calls as the WAL's).
+  db.pragma('temp_store = MEMORY');
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   return db;
 }

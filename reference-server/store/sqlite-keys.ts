@@ -3,11 +3,18 @@
 // telemetry tables as stored cells, never decoded here.
 import type Database from 'better-sqlite3';
 import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import type { FoldDrop } from './sqlite-telemetry-log.js';
 import type { Scope, Store, TelemetryDelete } from './types.js';
 
-type KeyQueries = Pick<Store, 'telemetryKeys' | 'attributeKeys' | 'deleteTelemetry' | 'profileTelemetryKeys' | 'profileAttributeKeys' | 'profileNames'>;
+type KeyQueries = Pick<Store, 'attributeKeys' | 'deleteTelemetry' | 'profileAttributeKeys' | 'profileNames'>;
+/** Reads of the time series, for the store to run once the telemetry log is folded (sqlite-telemetry.ts). */
+interface TelemetryKeyReads {
+  telemetryKeys(deviceId: string): string[];
+  profileTelemetryKeys(profileId: string | null): string[];
+}
 
-export function createKeyQueries(db: Database.Database): KeyQueries {
+/** `settle`: takes the device's rows out of the telemetry log into the tables (sqlite-telemetry.ts), before a delete. */
+export function createKeyQueries(db: Database.Database, settle: (deviceId: string, drop: FoldDrop) => void): { store: KeyQueries; reads: TelemetryKeyReads } {
   const q = {
     telemetryKeys: db.prepare(`SELECT k.key FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
       WHERE l.device = ${DEVICE_NUM('?')} ORDER BY k.key`),
@@ -32,10 +39,10 @@ export function createKeyQueries(db: Database.Database): KeyQueries {
   };
   const keys = (rows: unknown[]) => (rows as { key: string }[]).map((r) => r.key);
 
-  return {
-    telemetryKeys: (deviceId) => keys(q.telemetryKeys.all(deviceId)),
+  const store: KeyQueries = {
     attributeKeys: (deviceId, scope?: Scope) => keys(scope ? q.scopeKeys.all(deviceId, scope) : q.attributeKeys.all(deviceId)),
     deleteTelemetry(deviceId, keyList, { startTs, endTs, deleteLatest, rewriteLatest }: TelemetryDelete) {
+      settle(deviceId, { keys: keyList, startTs, endTs });
       for (const key of keyList) {
         const range = { deviceId, key, startTs, endTs };
         q.deleteRange.run(range);
@@ -44,8 +51,12 @@ export function createKeyQueries(db: Database.Database): KeyQueries {
         if (removed && rewriteLatest) q.rewriteLatest.run({ deviceId, key });
       }
     },
-    profileTelemetryKeys: (profileId) => keys(q.profileTelemetryKeys.all({ profileId })),
     profileAttributeKeys: (profileId) => keys(q.profileAttributeKeys.all({ profileId })),
     profileNames: (activeOnly) => q.profileNames.all({ activeOnly: activeOnly ? 1 : 0 }) as { id: string; name: string }[],
   };
+  const reads: TelemetryKeyReads = {
+    telemetryKeys: (deviceId) => keys(q.telemetryKeys.all(deviceId)),
+    profileTelemetryKeys: (profileId) => keys(q.profileTelemetryKeys.all({ profileId })),
+  };
+  return { store, reads };
 }

@@ -10,6 +10,11 @@
 //   store counts it (computeTtl): 0 is the server's, and with a server TTL the shorter of the two.
 //   A value whose TTL is not the server's gets an entry in telemetry_expiry (by expiry), which the
 //   cleanup takes first. A value written again at the same ts keeps the entry of the earlier write.
+//
+// The cleanup deletes from the tables only. Rows still in the telemetry log (sqlite-telemetry.ts) are
+// acknowledged writes not yet applied, as if written after the step: a later pass takes them. A fold
+// never brings back what a step deleted, because every fold takes its rows out of the log; values
+// with a TTL of their own are folded as they are written (ttlWrite).
 import type { Database } from 'better-sqlite3';
 import { DEVICE_NUM, KEY_ID, type TelemetryMessage, type TelemetryWriter } from './sqlite-telemetry.js';
 import type { KvEntry } from './types.js';
@@ -133,13 +138,16 @@ export function createRetention(db: Database, { ttlSeconds, intervalMs }: Retent
 
 /**
  * The write of a message with a TTL of its own (rare: the control API), run alone through group
- * commit's write(): its rows, gathered and flushed at once, and their expiry entries.
+ * commit's write(): its rows, gathered and flushed at once, folded out of the telemetry log with the
+ * device's earlier ones (so that the cleanup finds them in the tables when they expire, and no later
+ * fold brings them back), and their expiry entries.
  */
 export function ttlWrite(telemetry: TelemetryWriter, retention: Retention) {
   return (message: TelemetryMessage & { ttlSeconds: number }): void => {
     try {
       telemetry.add(message);
       telemetry.flush();
+      telemetry.settle(message.deviceId);
       retention.addExpiries(message.deviceId, message.entries, message.ttlSeconds);
     } catch (error) {
       // Key ids and device numbers learnt inside this write's savepoint are gone with it.

@@ -1,13 +1,14 @@
 // The device state's one read of the whole fleet (device-state.ts, at start): every device with its
 // creation time and those of the state keys it has saved, as server attributes or as latest
-// telemetry. Rows are read one at a time (iterate), grouped by device as they come.
+// telemetry. Rows are read one at a time (iterate), grouped by device as they come. Latest telemetry
+// is read after a fold of the whole ingest log (`readFolded`): acknowledged values may wait there.
 import type { Database } from 'better-sqlite3';
 import { fromRow, type KvRow } from './sqlite-values.js';
 import type { SavedState, Store } from './types.js';
 
 type Row = Omit<KvRow, 'key'> & { deviceId: string; createdTime: number; key: string | null };
 
-export function createSavedStateQuery(db: Database): Pick<Store, 'savedStates'> {
+export function createSavedStateQuery(db: Database, readFolded: <T>(read: () => T) => Promise<T>): Pick<Store, 'savedStates'> {
   const queries = {
     SERVER_SCOPE: db.prepare(`SELECT d.id AS deviceId, d.created_time AS createdTime, a.key, a.last_update_ts AS ts, a.type, a.value
       FROM devices d LEFT JOIN attributes a ON a.device_id = d.id AND a.scope = 'SERVER_SCOPE'
@@ -20,13 +21,16 @@ export function createSavedStateQuery(db: Database): Pick<Store, 'savedStates'> 
   };
   return {
     async savedStates(keys, where) {
-      const states: SavedState[] = [];
-      let last: SavedState | undefined;
-      for (const row of queries[where].iterate(JSON.stringify(keys)) as IterableIterator<Row>) {
-        if (row.deviceId !== last?.deviceId) states.push((last = { deviceId: row.deviceId, createdTime: row.createdTime, entries: [] }));
-        if (row.key !== null) last.entries.push(fromRow(row as KvRow));
-      }
-      return states;
+      const read = () => {
+        const states: SavedState[] = [];
+        let last: SavedState | undefined;
+        for (const row of queries[where].iterate(JSON.stringify(keys)) as IterableIterator<Row>) {
+          if (row.deviceId !== last?.deviceId) states.push((last = { deviceId: row.deviceId, createdTime: row.createdTime, entries: [] }));
+          if (row.key !== null) last.entries.push(fromRow(row as KvRow));
+        }
+        return states;
+      };
+      return where === 'TELEMETRY' ? readFolded(read) : read();
     },
   };
 }

@@ -155,6 +155,19 @@ const MIGRATIONS: string[] = [
     DELETE FROM telemetry_expiry WHERE device = OLD.num;
   END;
   `,
+  // The telemetry ingest log (store/sqlite-telemetry-log.ts): batches append to it, folds move its
+  // rows into telemetry and telemetry_latest. A folded row of a device that is gone is dropped: so that
+  // a new device never takes a deleted one's number (and its rows), numbers now come from a counter.
+  `
+  CREATE TABLE telemetry_log (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL, type TEXT NOT NULL, value);
+  CREATE TABLE device_numbers (last INTEGER NOT NULL);
+  INSERT INTO device_numbers SELECT IFNULL(MAX(num), 0) FROM devices;
+  DROP TRIGGER devices_number;
+  CREATE TRIGGER devices_number AFTER INSERT ON devices WHEN NEW.num IS NULL BEGIN
+    UPDATE device_numbers SET last = last + 1;
+    UPDATE devices SET num = (SELECT last FROM device_numbers) WHERE rowid = NEW.rowid;
+  END;
+  `,
 ];
 
 /** The newest schema this dhi knows (PRAGMA user_version); a newer file is refused (sqlite-file.ts). */

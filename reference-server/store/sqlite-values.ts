@@ -27,3 +27,7 @@ export function fromRow(row: KvRow): KvEntry {
   else if (row.type === 'LONG' && typeof value === 'string') value = BigInt(value);
   return { key: row.key, ts: row.ts, type: row.type, value };
 }
+
+/** `IN (...)` needs one placeholder per key; key lists are filtered in JS instead of building SQL per call. */
+export const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
+  keys ? entries.filter((e) => keys.includes(e.key)) : entries;

@@ -7,26 +7,22 @@ import { openStoreFile } from './sqlite-file.js';
 import { createGroupCommit } from './group-commit.js';
 import { createTelemetryCommitter } from './telemetry-committer.js';
 import { createWriteOutages } from './write-outages.js';
-import { fromRow, toCell, type KvRow } from './sqlite-values.js';
+import { fromRow, pick, toCell, type KvRow } from './sqlite-values.js';
 import {
   apiKeyCells, apiKeyFrom, customerCells, customerFrom, deviceCells, deviceFrom, insertOf, many, one, OTA_INFO_COLUMNS, otaCells, otaFrom, profileCells, profileFrom, rpcFrom,
   updateOf, userCells, userFrom, type Row,
 } from './sqlite-rows.js';
 import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
-import { createAggregation } from './sqlite-aggregate.js';
+import { createSeriesReads } from './sqlite-series.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
 import { createSavedStateQuery } from './sqlite-saved-states.js';
-import { createTelemetryWriter, DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import { createTelemetryWriter } from './sqlite-telemetry.js';
 import { createRetention, ttlWrite } from './sqlite-retention.js';
-import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store, TelemetryQuery } from './types.js';
+import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
 const ATTRIBUTE_CACHE_DEVICES = 50_000;
-
-/** `IN (...)` needs one placeholder per key; key lists are filtered in JS instead of building SQL per call. */
-const pick = (entries: KvEntry[], keys?: string[]): KvEntry[] =>
-  keys ? entries.filter((e) => keys.includes(e.key)) : entries;
 
 export interface StoreOptions extends ConnectionOptions {
   /** The number of writes of each transaction the group commit runs (dhi serve --metrics). */
@@ -51,9 +47,11 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const onDisk = path !== ':memory:';
   const { db, release } = openStoreFile(path, connection);
   const telemetry = createTelemetryWriter(db);
+  const foldAll = db.transaction(() => telemetry.fold({ all: true }));
   const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
   const group = createGroupCommit(db, telemetry, committer, onCommitBatch, createWriteOutages(outageQuietMs));
   const lists = createLists(db);
+  const keyQueries = createKeyQueries(db, telemetry.settle);
   const retention = createRetention(db, { ttlSeconds, intervalMs: retentionIntervalMs });
   retention.start(group.write);
   const writeWithTtl = ttlWrite(telemetry, retention);
@@ -69,14 +67,6 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     updateDevice: updateOf(db, 'devices', deviceCells),
     deleteDevice: db.prepare('DELETE FROM devices WHERE id = ?'),
     nextRpcSeq: db.prepare('UPDATE devices SET rpc_seq = rpc_seq + 1 WHERE id = ? RETURNING rpc_seq - 1 AS id'),
-    latest: db.prepare(`SELECT k.key, l.ts, l.type, l.value FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
-      WHERE l.device = ${DEVICE_NUM('?')} ORDER BY k.key`),
-    // endTs is exclusive, as in ThingsBoard's TsKvRepository.findAllWithLimit.
-    rangeAsc: db.prepare(`SELECT @key AS key, ts, type, value FROM telemetry WHERE device = ${DEVICE_NUM('@deviceId')}
-      AND key = ${KEY_ID('@key')} AND ts >= @startTs AND ts < @endTs ORDER BY ts ASC LIMIT @limit`),
-    rangeDesc: db.prepare(`SELECT @key AS key, ts, type, value FROM telemetry WHERE device = ${DEVICE_NUM('@deviceId')}
-      AND key = ${KEY_ID('@key')} AND ts >= @startTs AND ts < @endTs ORDER BY ts DESC LIMIT @limit`),
-    telemetryCount: db.prepare(`SELECT count(*) AS n FROM telemetry WHERE device = ${DEVICE_NUM('?')}`),
     upsertAttribute: db.prepare(`INSERT INTO attributes (device_id, scope, key, type, value, last_update_ts)
       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, scope, key)
       DO UPDATE SET type=excluded.type, value=excluded.value, last_update_ts=excluded.last_update_ts`),
@@ -159,17 +149,25 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const ruleFrom = (r: Row | undefined): RuleRecord | undefined =>
     r && { method: r.method as string, type: r.type as RuleRecord['type'], reply: r.reply ? JSON.parse(r.reply as string) : null };
 
+  const seriesOf = createSeriesReads(db, keyQueries.reads.telemetryKeys);
+
   const store: Store = {
-    ...createKeyQueries(db),
-    ...createAggregation(db),
+    ...keyQueries.store,
     ...createCredentialQueries(db),
-    ...createSavedStateQuery(db),
+    ...createSavedStateQuery(db, (read) => group.read(telemetry.foldScope(null), read)),
     write: group.write,
     watchOutages: group.watchOutages,
     async close() {
       await retention.stop();
       await group.close();
       await committer?.close();
+      // The file holds everything in its tables once closed. A full disk may refuse the fold: the log
+      // keeps the rows, and reads after the next open fold them first.
+      try {
+        foldAll();
+      } catch {
+        // kept in the log
+      }
       db.close();
       release();
     },
@@ -204,13 +202,8 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
       if (ttlSeconds === 0) return group.writeBuffered({ deviceId, entries }, done, ctx);
       group.write(writeWithTtl, { deviceId, entries, ttlSeconds }).then(() => done(null, ctx), (error: Error) => done(error, ctx));
     },
-    latestTelemetry: (deviceId, keys) => pick((q.latest.all(deviceId) as KvRow[]).map(fromRow), keys),
-    telemetryRange(deviceId, query: TelemetryQuery) {
-      const stmt = query.order === 'ASC' ? q.rangeAsc : q.rangeDesc;
-      const { startTs, endTs, limit } = query;
-      return query.keys.flatMap((key) => (stmt.all({ deviceId, key, startTs, endTs, limit }) as KvRow[]).map(fromRow));
-    },
-    telemetryCount: (deviceId) => count(q.telemetryCount, deviceId),
+    readTelemetry: (deviceId, read) => group.read(telemetry.foldScope(deviceId), () => read(seriesOf(deviceId))),
+    profileTelemetryKeys: (profileId) => group.read(telemetry.foldScope(null), () => keyQueries.reads.profileTelemetryKeys(profileId)),
 
     upsertAttributes(deviceId, scope, entries) {
       attributeCache.delete(deviceId);

@@ -2,10 +2,11 @@
 // file database. The thread starts with the first batch it is given.
 import { Worker } from 'node:worker_threads';
 import type { Offload } from './group-commit.js';
+import type { FoldScope } from './sqlite-telemetry-log.js';
 import type { ConnectionOptions } from './sqlite-connection.js';
 import { failureFrom, type FailureDescription } from './store-failure.js';
 
-export interface TelemetryCommitter extends Offload {
+export interface TelemetryCommitter extends Offload<FoldScope> {
   /** Closes the worker's connection and ends its thread (after the batch in flight, if any). */
   close(): Promise<void>;
 }
@@ -46,6 +47,14 @@ export function createTelemetryCommitter(path: string, options: ConnectionOption
     settle(failure && failureFrom(failure));
   }
 
+  /** Hands the worker a message (rows to append, or the scope of a fold), answered through `done`. */
+  function send(message: unknown[] | FoldScope, done: (error: Error | null) => void): void {
+    worker ??= start();
+    inFlight = done;
+    worker.ref();
+    worker.postMessage(message);
+  }
+
   function start(): Worker {
     const started = startWorker(path, options);
     started.on('message', answered);
@@ -59,12 +68,8 @@ export function createTelemetryCommitter(path: string, options: ConnectionOption
     get ready() {
       return ready;
     },
-    commit(rows, done) {
-      worker ??= start();
-      inFlight = done;
-      worker.ref();
-      worker.postMessage(rows);
-    },
+    commit: send,
+    fold: send,
     async close() {
       if (!worker || !ready) return;
       ready = false;

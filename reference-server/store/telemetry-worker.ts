@@ -1,11 +1,12 @@
 // The telemetry worker: a thread with its own connection to the store's file that commits the
-// batches of nothing but telemetry which group commit hands over (group-commit.ts Offload), so that
-// their SQL and COMMIT (with its WAL sync: synchronous=FULL) run beside the event loop rather than on
-// it. Its messages: rows to commit (answered null once committed, or with the failure after a
-// rollback), or null to close.
+// batches of nothing but telemetry which group commit hands over (group-commit.ts Offload), and folds
+// the telemetry log (sqlite-telemetry-log.ts), so that their SQL and COMMIT (with its WAL sync:
+// synchronous=FULL) run beside the event loop rather than on it. Its messages: rows to append, or the
+// scope of a fold (each answered null once committed, or with the failure after a rollback), or null
+// to close.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
-import { createRowWriter } from './sqlite-telemetry.js';
+import { createRowWriter, type FoldScope } from './sqlite-telemetry-log.js';
 import { describeFailure } from './store-failure.js';
 
 const port = parentPort!;
@@ -16,15 +17,16 @@ const begin = db.prepare('BEGIN IMMEDIATE');
 const commit = db.prepare('COMMIT');
 const rollback = db.prepare('ROLLBACK');
 
-port.on('message', (rows: unknown[] | null) => {
-  if (rows === null) {
+port.on('message', (message: unknown[] | FoldScope | null) => {
+  if (message === null) {
     db.close();
     port.close();
     return;
   }
   try {
     begin.run();
-    writer.write(rows);
+    if (Array.isArray(message)) writer.write(message);
+    else writer.fold(message);
     commit.run();
   } catch (error) {
     if (db.inTransaction) rollback.run();

@@ -1,7 +1,8 @@
 // The storage port. The embedded default is SQLite (sqlite.ts); a server database can implement
-// the same interface later. Reads are synchronous; every write goes through write(), which groups
-// the writes of one event-loop turn into one committed transaction. Records are internal; the
-// enumerations they share with the wire come from the contract.
+// the same interface later. Reads are synchronous, but for the time series, which are read through
+// readTelemetry (acknowledged telemetry may still wait to be folded into them); every write goes
+// through write(), which groups the writes of one event-loop turn into one committed transaction.
+// Records are internal; the enumerations they share with the wire come from the contract.
 import type { Schema } from '../../spec/types.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -306,6 +307,20 @@ export interface TelemetryDelete {
   rewriteLatest: boolean;
 }
 
+/** The stored time series of one device, which Store.readTelemetry hands its callback. */
+export interface DeviceSeries {
+  latest(keys?: string[]): KvEntry[];
+  /** Values with startTs <= ts < endTs, `limit` per key, in `order` of ts. */
+  range(query: TelemetryQuery): KvEntry[];
+  /** One bucket aggregated as ThingsBoard's SQL store does; undefined when it has no point. */
+  aggregate(query: AggregateQuery): AggregateValue | undefined;
+  /** The ts of a key's first value with fromTs <= ts < endTs (skipping empty buckets). */
+  nextTs(key: string, fromTs: number, endTs: number): number | undefined;
+  count(): number;
+  /** The keys with a latest value, sorted. */
+  keys(): string[];
+}
+
 export interface Store {
   /**
    * Run fn(arg) inside the group-committed transaction; resolves once that transaction has
@@ -345,24 +360,19 @@ export interface Store {
    * (ThingsBoard's saveEntityTelemetryWithTTL; 0 or none: the server's), sqlite-retention.ts.
    */
   writeTelemetry<C>(deviceId: string, entries: KvEntry[], done: Written<C>, ctx: C, ttlSeconds?: number): void;
-  latestTelemetry(deviceId: string, keys?: string[]): KvEntry[];
-  /** Values with startTs <= ts < endTs, `limit` per key, in `order` of ts. */
-  telemetryRange(deviceId: string, query: TelemetryQuery): KvEntry[];
-  /** One bucket aggregated as ThingsBoard's SQL store does; undefined when it has no point. */
-  aggregateTelemetry(deviceId: string, query: AggregateQuery): AggregateValue | undefined;
-  /** The ts of a key's first value with fromTs <= ts < endTs (skipping empty buckets). */
-  nextTelemetryTs(deviceId: string, key: string, fromTs: number, endTs: number): number | undefined;
-  telemetryCount(deviceId: string): number;
-  /** The keys with a latest value, sorted. */
-  telemetryKeys(deviceId: string): string[];
+  /**
+   * Runs `read` over the device's stored time series once every telemetry write of it answered before
+   * the call is in them, and resolves with its result (at once when none waits; sqlite-telemetry.ts).
+   */
+  readTelemetry<T>(deviceId: string, read: (series: DeviceSeries) => T): Promise<T>;
+  /** Keys in use by the devices of a profile (null: every device), sorted, every answered write included (DeviceProfileController). */
+  profileTelemetryKeys(profileId: string | null): Promise<string[]>;
   /**
    * ThingsBoard's delete of time series (write-side): values with startTs <= ts < endTs; the latest
    * value too when it is in the range and `deleteLatest`, then replaced by the newest remaining one
    * when `rewriteLatest`.
    */
   deleteTelemetry(deviceId: string, keys: string[], query: TelemetryDelete): void;
-  /** Keys in use by the devices of a profile, sorted (DeviceProfileController). */
-  profileTelemetryKeys(profileId: string | null): string[];
   profileAttributeKeys(profileId: string | null): string[];
 
   // attributes (write-side: upsertAttributes, deleteAttributes)

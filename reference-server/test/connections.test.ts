@@ -35,7 +35,7 @@ describe.each(['http', 'https'] as const)('slow clients on %s', (scheme) => {
     await trickle(slow, `{"a":"${'x'.repeat(990)}"}`, 20, 30_000);
     await slow.closed;
     expect(statusOf(slow.received())).toBe(408);
-    expect(server.ctx.store.telemetryCount(device.id)).toBe(0);
+    expect(await server.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(0);
   });
 
   it('closes a connection that says nothing', async () => {

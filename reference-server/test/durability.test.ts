@@ -31,7 +31,7 @@ describe('restart persistence', () => {
     await stopTestServer(first, false);
 
     running = await startTestServer({}, dir);
-    expect(running.ctx.store.latestTelemetry(device.id)).toEqual([{ key: 't', ts: 1000, type: 'DOUBLE', value: 21.5 }]);
+    expect(await running.ctx.store.readTelemetry(device.id, (s) => s.latest())).toEqual([{ key: 't', ts: 1000, type: 'DOUBLE', value: 21.5 }]);
     const read = await call(running.httpUrl, 'GET', `/api/v1/${device.token}/attributes?clientKeys=fw`);
     expect(read.json()).toEqual({ client: { fw: 'v1.0' } });
     const next = await running.ctx.rpc.submit(device, { ...rpcCommand, expirationTime: Date.now() + 1000 });
@@ -142,10 +142,10 @@ describe('WAL checkpoints', () => {
     const walPages = () => (statSync(`${path}-wal`).size - 32) / (pageSize + 24);
     const dbBytes = () => statSync(path).size;
     let ts = 0;
-    // One batch: a message from every device, each on its own page of the telemetry table.
-    const batch = () => Promise.all(devices.map((d) => writeTelemetry(store, d.id, [
-      { key: 'pulseCounter', type: 'LONG', value: ++ts, ts }, { key: 'batteryLevel', type: 'DOUBLE', value: 87.5, ts },
-    ])));
+    // One batch: a message of sixteen values from every device (~12 pages appended to the telemetry
+    // log, and a page of the telemetry table per device and key at each fold).
+    const keys = Array.from({ length: 16 }, (_, i) => `k${i}`);
+    const batch = () => Promise.all(devices.map((d) => writeTelemetry(store, d.id, keys.map((key) => ({ key, type: 'LONG' as const, value: ++ts, ts })))));
     // Bounded loops: a WAL that never reaches the pages awaited fails an assertion, not the timeout.
     const until = async (done: () => boolean) => {
       for (let i = 0; i < 500 && !done(); i++) await batch();
@@ -181,7 +181,7 @@ describe('HTTPS', () => {
     const res = await checked('POST', path, await request(running.httpsUrl + path, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' }, dispatcher }));
     expect(res.status).toBe(200);
     await dispatcher.close();
-    expect(running.ctx.store.telemetryCount(device.id)).toBe(1);
+    expect(await running.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(1);
   });
 });
 

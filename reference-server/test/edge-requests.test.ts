@@ -32,7 +32,7 @@ describe('a device deleted while its upload is in flight', () => {
     while (!upload.received().includes('\r\n\r\n')) await new Promise((resolve) => upload.socket.once('data', resolve));
     expect(statusOf(upload.received())).toBe(401);
     upload.destroy();
-    expect(server.ctx.store.telemetryCount(device.id)).toBe(0);
+    expect(await server.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(0);
   });
 
   it('answers 404, not 500, when the OTA package is deleted during its upload', async () => {

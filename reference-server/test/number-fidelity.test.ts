@@ -53,7 +53,7 @@ describe('numbers through the device API', () => {
       expect(res.status, body).toBe(400);
       expect(res.json()).toMatchObject({ status: 400, errorCode: 31 });
     }
-    expect(server.ctx.store.telemetryCount(d.id)).toBe(0);
+    expect(await server.ctx.store.readTelemetry(d.id, (s) => s.count())).toBe(0);
     expect((await api('GET', `/api/plugins/telemetry/DEVICE/${d.id}/values/timeseries`)).text).toBe('{}');
     expect((await device(d, 'POST', 'telemetry', '{"ts":1.0e3,"values":{"a":1}}')).status).toBe(200);
     expect((await api('GET', `/api/plugins/telemetry/DEVICE/${d.id}/values/timeseries?useStrictDataTypes=true`)).text)

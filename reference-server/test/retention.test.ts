@@ -53,12 +53,15 @@ describe('retention', () => {
       expect(await stored(api, device.id, 'gone')).toEqual([]);
     });
     expect(await stored(api, device.id, 'temp')).toEqual(recent);
+    // A fold of the whole telemetry log (a read across devices) brings none of them back.
+    await server!.ctx.store.profileTelemetryKeys(null);
+    expect(await stored(api, device.id, 'pulse')).toEqual(recent);
     // Latest values stay, as in ThingsBoard.
     expect(await latest(api, device.id, 'gone')).toEqual([{ ts: now - 2 * HOUR, value: 'true' }]);
   });
 
   it('deletes values written with a TTL of their own once it has passed since their timestamp; 0 keeps them without a server TTL', async () => {
-    const { api, device } = await serverWithTtl(0);
+    const { api, base, device } = await serverWithTtl(0);
     const now = Date.now();
     const save = (ttl: number, ts: number, values: object) => api('POST', `/api/plugins/telemetry/DEVICE/${device.id}/timeseries/ANY/${ttl}`, { ts, values });
     expect((await save(60, now - 120_000, { short: 1 })).status).toBe(200);
@@ -66,6 +69,10 @@ describe('retention', () => {
     expect((await save(0, now - 10 * HOUR, { kept: 1 })).status).toBe(200);
     await removed(async () => expect(await stored(api, device.id, 'short')).toEqual([now]));
     expect(await stored(api, device.id, 'kept')).toEqual([now - 10 * HOUR]);
+    // Device telemetry meanwhile goes to the telemetry log; its fold brings back no expired value.
+    expect((await call(base, 'POST', `/api/v1/${device.token}/telemetry`, { ts: now + 1, values: { other: 1 } })).status).toBe(200);
+    await server!.ctx.store.profileTelemetryKeys(null);
+    expect(await stored(api, device.id, 'short')).toEqual([now]);
   });
 
   it('bounds a TTL given with a write by the server TTL, as ThingsBoard computes it', async () => {

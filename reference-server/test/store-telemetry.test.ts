@@ -54,30 +54,30 @@ describe('time series keyed by integers', () => {
 
     const store = createSqliteStore(path);
     try {
-      expect(store.latestTelemetry('dev-a')).toEqual([
+      expect(await store.readTelemetry('dev-a', (s) => s.latest())).toEqual([
         { key: 'big', ts: 2000, type: 'LONG', value: 9223372036854775807n },
         { key: 'temp', ts: 2000, type: 'DOUBLE', value: 22 },
       ]);
-      expect(store.telemetryRange('dev-a', { keys: ['temp'], startTs: 0, endTs: 3000, limit: 10, order: 'ASC' }).map((e) => e.value))
+      expect((await store.readTelemetry('dev-a', (s) => s.range({ keys: ['temp'], startTs: 0, endTs: 3000, limit: 10, order: 'ASC' }))).map((e) => e.value))
         .toEqual([21.5, 22]);
-      expect(store.telemetryKeys('dev-b')).toEqual(['temp']);
-      expect(store.telemetryCount('dev-a')).toBe(3);
+      expect(await store.readTelemetry('dev-b', (s) => s.keys())).toEqual(['temp']);
+      expect(await store.readTelemetry('dev-a', (s) => s.count())).toBe(3);
 
       // A device made after the migration gets its own number: its rows are not dev-a's or dev-b's.
       const c = newDevice({ name: 'c', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(c));
       await writeTelemetry(store, c.id, [{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
-      expect(store.latestTelemetry(c.id)).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
-      expect(store.telemetryCount('dev-b')).toBe(1);
+      expect(await store.readTelemetry(c.id, (s) => s.latest())).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
+      expect(await store.readTelemetry('dev-b', (s) => s.count())).toBe(1);
 
       // Deleting a device deletes its time series, and a later device does not inherit them.
       await store.write(() => store.deleteDevice(c.id));
       const d = newDevice({ name: 'd', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(d));
-      expect(store.latestTelemetry(d.id)).toEqual([]);
+      expect(await store.readTelemetry(d.id, (s) => s.latest())).toEqual([]);
       // d took c's number: a late message of c is refused, not written as d's.
       await expect(writeTelemetry(store, c.id, [{ key: 'temp', ts: 4000, type: 'LONG', value: 2 }])).rejects.toBeInstanceOf(DeletedMeanwhile);
-      expect(store.telemetryCount(d.id)).toBe(0);
+      expect(await store.readTelemetry(d.id, (s) => s.count())).toBe(0);
     } finally {
       await store.close();
     }
@@ -104,12 +104,12 @@ describe('time series keyed by integers', () => {
       await writeTelemetry(store, device.id, [{ key: 'real', ts: 2, type: 'LONG', value: 2 }]);
       await writeTelemetry(store, device.id, [{ key: 'ghost', ts: 3, type: 'LONG', value: 3 }]);
       await writeTelemetry(store, late.id, [{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
-      expect(store.latestTelemetry(device.id)).toEqual([
+      expect(await store.readTelemetry(device.id, (s) => s.latest())).toEqual([
         { key: 'ghost', ts: 3, type: 'LONG', value: 3 },
         { key: 'real', ts: 2, type: 'LONG', value: 2 },
       ]);
-      expect(store.latestTelemetry(late.id)).toEqual([{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
-      expect(store.latestTelemetry(taker.id)).toEqual([]);
+      expect(await store.readTelemetry(late.id, (s) => s.latest())).toEqual([{ key: 'mine', ts: 4, type: 'LONG', value: 4 }]);
+      expect(await store.readTelemetry(taker.id, (s) => s.latest())).toEqual([]);
     });
   });
 
@@ -124,12 +124,12 @@ describe('time series keyed by integers', () => {
       const kept = Promise.all([send('a', 5, 1), send('a', 3, 2), send('a', 5, 3), send('old', 50, 4), send('b', 1, 5)]);
       await expect(failing).rejects.toThrow('telemetry ts null is not a number');
       await kept;
-      expect(store.latestTelemetry(device.id).map(({ key, ts, value }) => ({ key, ts, value }))).toEqual([
+      expect((await store.readTelemetry(device.id, (s) => s.latest())).map(({ key, ts, value }) => ({ key, ts, value }))).toEqual([
         { key: 'a', ts: 5, value: 3 },
         { key: 'b', ts: 1, value: 5 },
         { key: 'old', ts: 100, value: 1 },
       ]);
-      expect(store.telemetryRange(device.id, { keys: ['a'], startTs: 0, endTs: 10, limit: 10, order: 'ASC' }).map((e) => e.value))
+      expect((await store.readTelemetry(device.id, (s) => s.range({ keys: ['a'], startTs: 0, endTs: 10, limit: 10, order: 'ASC' }))).map((e) => e.value))
         .toEqual([2, 3]);
     });
   });
@@ -140,8 +140,8 @@ describe('time series keyed by integers', () => {
       const sent = writeTelemetry(store, device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
       const removed = store.write(() => store.deleteTelemetry(device.id, ['t'], { startTs: 0, endTs: 10, deleteLatest: true, rewriteLatest: false }));
       await Promise.all([sent, removed]);
-      expect(store.latestTelemetry(device.id)).toEqual([]);
-      expect(store.telemetryCount(device.id)).toBe(0);
+      expect(await store.readTelemetry(device.id, (s) => s.latest())).toEqual([]);
+      expect(await store.readTelemetry(device.id, (s) => s.count())).toBe(0);
     });
   });
 
@@ -150,11 +150,91 @@ describe('time series keyed by integers', () => {
       const sent = writeTelemetry(store, device.id, [{ key: 't', ts: 5, type: 'LONG', value: 1 }]);
       const gone = store.write(() => store.deleteDevice(device.id));
       await Promise.all([sent, gone]);
-      // The next device takes the deleted one's number (it had the greatest): it starts empty.
+      // The next device gets a number of its own (the deleted one had the greatest): it starts empty,
+      // and the deleted device's rows stay out of the tables when the whole log is folded.
       const next = newDevice({ name: 'next', profileId: store.defaultProfile().id });
       await store.write(() => store.insertDevice(next));
-      expect(store.latestTelemetry(next.id)).toEqual([]);
-      expect(store.telemetryKeys(next.id)).toEqual([]);
+      expect(await store.readTelemetry(next.id, (s) => s.latest())).toEqual([]);
+      expect(await store.readTelemetry(next.id, (s) => s.keys())).toEqual([]);
+      expect(await store.profileTelemetryKeys(null)).toEqual([]);
+    });
+  });
+
+  it('folds the batches a read finds in the log as writing their messages one by one would', async () => {
+    await withDevice(async (store, device) => {
+      const send = (key: string, ts: number, value: number) => writeTelemetry(store, device.id, [{ key, ts, type: 'LONG', value }]);
+      await send('a', 100, 1);
+      expect(await store.readTelemetry(device.id, (s) => s.count())).toBe(1);
+      // Four batches in the log before the next read: equal ts replaced by the later message across
+      // batches, an older ts kept in the series but not as the latest, a newer one taking the latest.
+      await send('a', 50, 2);
+      await send('a', 100, 3);
+      await send('b', 7, 4);
+      await Promise.all([send('b', 9, 5), send('b', 9, 6), send('b', 8, 7)]);
+      const [latest, a, b] = await store.readTelemetry(device.id, (s) => [
+        s.latest().map(({ key, ts, value }) => ({ key, ts, value })),
+        s.range({ keys: ['a'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ ts, value }) => [ts, value]),
+        s.range({ keys: ['b'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ ts, value }) => [ts, value]),
+      ]);
+      expect(latest).toEqual([{ key: 'a', ts: 100, value: 3 }, { key: 'b', ts: 9, value: 6 }]);
+      expect(a).toEqual([[50, 2], [100, 3]]);
+      expect(b).toEqual([[7, 4], [8, 7], [9, 6]]);
+    });
+  });
+
+  it('deletes what a read has folded for good: the fold of every row does not bring it back', async () => {
+    await withDevice(async (store, device) => {
+      await writeTelemetry(store, device.id, [{ key: 'k', ts: 5, type: 'LONG', value: 1 }, { key: 'j', ts: 5, type: 'LONG', value: 2 }]);
+      expect(await store.readTelemetry(device.id, (s) => s.count())).toBe(2);
+      await store.write(() => store.deleteTelemetry(device.id, ['k'], { startTs: 0, endTs: 10, deleteLatest: true, rewriteLatest: false }));
+      // Every row folded (a read across devices), then the device read again.
+      expect(await store.profileTelemetryKeys(null)).toEqual(['j']);
+      expect(await store.readTelemetry(device.id, (s) => [s.count(), s.keys()])).toEqual([1, ['j']]);
+    });
+  });
+
+  it('deletes rows still in the log as if they had been written one by one: the latest value kept, or rewritten from the rest', async () => {
+    await withDevice(async (store, device) => {
+      const send = (key: string, ts: number, value: number) => writeTelemetry(store, device.id, [{ key, ts, type: 'LONG', value }]);
+      const read = () => store.readTelemetry(device.id, (s) => [
+        s.latest().map(({ key, ts, value }) => [key, ts, value]),
+        s.range({ keys: ['a', 'b'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map(({ key, ts }) => [key, ts]),
+      ]);
+      await Promise.all([send('a', 10, 1), send('a', 20, 2), send('a', 30, 3), send('b', 10, 4), send('b', 20, 5)]);
+      // Of a: the range without its latest value (kept, as ThingsBoard keeps it); of b: the latest value
+      // too, rewritten from the newest row left, which is still in the log.
+      await store.write(() => store.deleteTelemetry(device.id, ['a'], { startTs: 15, endTs: 100, deleteLatest: false, rewriteLatest: false }));
+      await store.write(() => store.deleteTelemetry(device.id, ['b'], { startTs: 15, endTs: 100, deleteLatest: true, rewriteLatest: true }));
+      expect(await read()).toEqual([[['a', 30, 3], ['b', 10, 4]], [['a', 10], ['b', 10]]]);
+      expect(await store.profileTelemetryKeys(null)).toEqual(['a', 'b']);
+      expect(await read()).toEqual([[['a', 30, 3], ['b', 10, 4]], [['a', 10], ['b', 10]]]);
+    });
+  });
+
+  it('reads the saved device state from latest values still in the log (device state at start-up)', async () => {
+    await withDevice(async (store, device) => {
+      const saved = async () => (await store.savedStates(['active'], 'TELEMETRY')).find((s) => s.deviceId === device.id)?.entries.map(({ key, ts, value }) => [key, ts, value]);
+      await writeTelemetry(store, device.id, [{ key: 'active', ts: 1, type: 'BOOLEAN', value: true }]);
+      expect(await saved()).toEqual([['active', 1, true]]);
+      await writeTelemetry(store, device.id, [{ key: 'active', ts: 2, type: 'BOOLEAN', value: false }]);
+      expect(await saved()).toEqual([['active', 2, false]]);
+    });
+  });
+
+  it('keeps a latest value newer than any the log holds, and one deleted meanwhile stays deleted until a newer message', async () => {
+    await withDevice(async (store, device) => {
+      const send = (ts: number, value: number) => writeTelemetry(store, device.id, [{ key: 'k', ts, type: 'LONG', value }]);
+      const latest = () => store.readTelemetry(device.id, (s) => s.latest().map(({ ts, value }) => [ts, value]));
+      await send(500, 1);
+      await send(400, 2);
+      expect(await latest()).toEqual([[500, 1]]);
+      // The delete folds first: the message before it is deleted with the rest of the range.
+      await send(600, 3);
+      await store.write(() => store.deleteTelemetry(device.id, ['k'], { startTs: 450, endTs: 1000, deleteLatest: true, rewriteLatest: false }));
+      expect(await latest()).toEqual([]);
+      await send(300, 4);
+      expect(await latest()).toEqual([[300, 4]]);
+      expect(await store.readTelemetry(device.id, (s) => s.range({ keys: ['k'], startTs: 0, endTs: 1000, limit: 10, order: 'ASC' }).map((e) => e.ts))).toEqual([300, 400]);
     });
   });
 });

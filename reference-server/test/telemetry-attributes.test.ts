@@ -19,7 +19,7 @@ describe('operation 1: telemetry', () => {
     const after = Date.now();
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
-    const stored = server.ctx.store.latestTelemetry(device.id);
+    const stored = await server.ctx.store.readTelemetry(device.id, (s) => s.latest());
     const byKey = Object.fromEntries(stored.map((e) => [e.key, e]));
     expect(Object.keys(byKey).sort()).toEqual(['b', 'd', 'j', 'n', 's', 't']);
     expect(byKey.t).toMatchObject({ type: 'DOUBLE', value: 42.5 });
@@ -38,7 +38,7 @@ describe('operation 1: telemetry', () => {
     const device = await createDevice(server.ctx);
     expect((await post(device.token, 'telemetry', { ts: 1451649600512, values: { key1: 'value1' } })).status).toBe(200);
     expect((await post(device.token, 'telemetry', [{ ts: 1000, values: { a: 1 } }, { b: 2 }])).status).toBe(200);
-    const stored = Object.fromEntries(server.ctx.store.latestTelemetry(device.id).map((e) => [e.key, e]));
+    const stored = Object.fromEntries((await server.ctx.store.readTelemetry(device.id, (s) => s.latest())).map((e) => [e.key, e]));
     expect(stored.key1).toMatchObject({ ts: 1451649600512, value: 'value1' });
     expect(stored.a).toMatchObject({ ts: 1000, type: 'LONG', value: 1 });
     expect(stored.b.ts).toBeGreaterThan(1451649600512);
@@ -49,8 +49,8 @@ describe('operation 1: telemetry', () => {
     const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]));
     const res = await post(device.token, 'telemetry', [{ ts: 2000, values: { ...many, dup: 2 } }, { ts: 1000, values: { dup: 1 } }]);
     expect(res.status).toBe(200);
-    expect(server.ctx.store.telemetryCount(device.id)).toBe(42);
-    const latest = server.ctx.store.latestTelemetry(device.id);
+    expect(await server.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(42);
+    const latest = await server.ctx.store.readTelemetry(device.id, (s) => s.latest());
     expect(latest).toHaveLength(41);
     expect(latest.find((e) => e.key === 'dup')).toEqual({ key: 'dup', ts: 2000, type: 'LONG', value: 2 });
     expect(latest.find((e) => e.key === 'k39')).toEqual({ key: 'k39', ts: 2000, type: 'LONG', value: 39 });
@@ -59,7 +59,7 @@ describe('operation 1: telemetry', () => {
   it('casts numeric strings as ThingsBoard does and keeps {"ts":1} without values as a key', async () => {
     const device = await createDevice(server.ctx);
     expect((await post(device.token, 'telemetry', { c: '42', o: '007', f: '1.5', ts: 5 })).status).toBe(200);
-    const stored = Object.fromEntries(server.ctx.store.latestTelemetry(device.id).map((e) => [e.key, e]));
+    const stored = Object.fromEntries((await server.ctx.store.readTelemetry(device.id, (s) => s.latest())).map((e) => [e.key, e]));
     expect(stored.c).toMatchObject({ type: 'LONG', value: 42 });
     expect(stored.o).toMatchObject({ type: 'LONG', value: 7 });
     expect(stored.f).toMatchObject({ type: 'DOUBLE', value: 1.5 });
@@ -69,7 +69,7 @@ describe('operation 1: telemetry', () => {
   it('accepts {} (the clients\' connection test) and stores nothing', async () => {
     const device = await createDevice(server.ctx);
     expect((await post(device.token, 'telemetry', {})).status).toBe(200);
-    expect(server.ctx.store.telemetryCount(device.id)).toBe(0);
+    expect(await server.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(0);
   });
 
   it.each([
@@ -85,7 +85,7 @@ describe('operation 1: telemetry', () => {
     const res = await post(device.token, 'telemetry', body);
     expect(res.status).toBe(400);
     expect(res.json()).toMatchObject({ status: 400, errorCode: 31, message: expect.any(String) });
-    expect(server.ctx.store.telemetryCount(device.id)).toBe(0);
+    expect(await server.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(0);
   });
 
   it('rejects a missing body with 400', async () => {

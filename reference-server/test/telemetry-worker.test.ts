@@ -1,7 +1,8 @@
 // A batch of nothing but telemetry is committed by the telemetry worker on its own connection
 // (store/telemetry-committer.ts, telemetry-worker.ts), answered once that thread has committed it
 // (synchronous=FULL: with its WAL synced); a batch with any other write runs on the event loop,
-// after the worker's batch.
+// after the worker's batch. Its rows wait in the telemetry log until a fold, on the worker too.
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -10,13 +11,16 @@ import { openDatabase } from '../store/sqlite-connection.js';
 import { migrate } from '../store/sqlite-schema.js';
 import { createTelemetryCommitter } from '../store/telemetry-committer.js';
 import { createTelemetryWriter, type TelemetryMessage } from '../store/sqlite-telemetry.js';
-import { tempDir } from './helpers.js';
+import { COLUMNS, type FoldScope } from '../store/sqlite-telemetry-log.js';
+import { createSqliteStore } from '../store/sqlite.js';
+import { newDevice } from '../device-records.js';
+import { tempDir, writeTelemetry } from './helpers.js';
 import type { KvEntry } from '../store/types.js';
 
 const DEVICE = 'device-1';
 
 /** A migrated file database with one device, its group commit with the real worker, and what went to the worker. */
-function setup() {
+function setup(foldRows?: number) {
   const path = join(tempDir(), 'worker.db');
   const db = openDatabase(path);
   migrate(db, 'profile-1', 0);
@@ -24,26 +28,35 @@ function setup() {
     VALUES (?, 'd', 'default', 'token', 'ACCESS_TOKEN', 'profile-1', 0)`).run(DEVICE);
   const committer = createTelemetryCommitter(path);
   const offloaded: number[] = [];
-  const offload: Offload = {
+  let folds = 0;
+  const offload: Offload<FoldScope> = {
     get ready() {
       return committer.ready;
     },
     commit(rows, done) {
-      offloaded.push(rows.length / 5);
+      offloaded.push(rows.length / COLUMNS);
       committer.commit(rows, done);
     },
+    fold(scope, done) {
+      folds++;
+      committer.fold(scope, done);
+    },
   };
-  const group = createGroupCommit<TelemetryMessage>(db, createTelemetryWriter(db), offload);
+  const writer = createTelemetryWriter(db, foldRows);
+  const group = createGroupCommit<TelemetryMessage, FoldScope>(db, writer, offload);
   const send = (entries: KvEntry[]) =>
     new Promise<void>((resolve, reject) => group.writeBuffered({ deviceId: DEVICE, entries }, (error) => (error ? reject(error) : resolve()), undefined));
-  const latest = () => db.prepare(`SELECT k.key, l.ts, l.value FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key ORDER BY k.key`).all();
-  const count = () => (db.prepare('SELECT count(*) AS n FROM telemetry').get() as { n: number }).n;
+  const rows = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  // What a store read of the device sees: its rows folded in first.
+  const scope = () => writer.foldScope(DEVICE);
+  const latest = () => group.read(scope(), () => db.prepare(`SELECT k.key, l.ts, l.value FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key ORDER BY k.key`).all());
+  const count = () => group.read(scope(), () => rows('telemetry'));
   const close = async () => {
     await group.close();
     await committer.close();
     db.close();
   };
-  return { path, db, group, committer, offloaded, send, latest, count, close };
+  return { path, db, writer, group, committer, offloaded, folds: () => folds, send, rows, latest, count, close };
 }
 
 const long = (key: string, ts: number, value: number): KvEntry => ({ key, ts, type: 'LONG', value });
@@ -54,8 +67,8 @@ describe('the telemetry worker', () => {
     try {
       await Promise.all([t.send([long('a', 1, 1), long('b', 1, 2)]), t.send([long('a', 2, 3)])]);
       expect(t.offloaded).toEqual([3]);
-      expect(t.latest()).toEqual([{ key: 'a', ts: 2, value: 3 }, { key: 'b', ts: 1, value: 2 }]);
-      expect(t.count()).toBe(3);
+      expect(await t.latest()).toEqual([{ key: 'a', ts: 2, value: 3 }, { key: 'b', ts: 1, value: 2 }]);
+      expect(await t.count()).toBe(3);
     } finally {
       await t.close();
     }
@@ -70,11 +83,15 @@ describe('the telemetry worker', () => {
     try {
       await t.send([long('a', 1, 1)]);
       const sent = t.send([long('a', 5, 2)]);
-      const removed = t.group.write(() => t.db.prepare('DELETE FROM telemetry_latest').run());
+      // A write that changes the time series first takes the device's rows out of the log, as the store's deletes do.
+      const removed = t.group.write(() => {
+        t.writer.settle(DEVICE);
+        t.db.prepare('DELETE FROM telemetry_latest').run();
+      });
       await Promise.all([sent, removed]);
       expect(t.offloaded).toEqual([1]);
-      expect(t.latest()).toEqual([]);
-      expect(t.count()).toBe(2);
+      expect(await t.latest()).toEqual([]);
+      expect(await t.count()).toBe(2);
     } finally {
       await t.close();
     }
@@ -89,11 +106,11 @@ describe('the telemetry worker', () => {
       expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
       // Errors, as the worker's SqliteError was (a plain object would be answered as a 200 body).
       for (const outcome of outcomes) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(Error);
-      expect(t.count()).toBe(0);
+      expect(await t.count()).toBe(0);
       // 'real' takes the id 'ghost' had in the worker's rolled-back transaction; 'ghost' gets its own.
       await t.send([long('real', 2, 2)]);
       await t.send([long('ghost', 3, 3)]);
-      expect(t.latest()).toEqual([{ key: 'ghost', ts: 3, value: 3 }, { key: 'real', ts: 2, value: 2 }]);
+      expect(await t.latest()).toEqual([{ key: 'ghost', ts: 3, value: 3 }, { key: 'real', ts: 2, value: 2 }]);
       expect(t.offloaded).toEqual([2, 1, 1]);
     } finally {
       await t.close();
@@ -108,9 +125,100 @@ describe('the telemetry worker', () => {
       expect(t.committer.ready).toBe(false);
       await t.send([long('a', 2, 2)]);
       expect(t.offloaded).toEqual([1]);
-      expect(t.latest()).toEqual([{ key: 'a', ts: 2, value: 2 }]);
+      expect(await t.latest()).toEqual([{ key: 'a', ts: 2, value: 2 }]);
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('the telemetry log', () => {
+  it('keeps answered messages in the log until a read, or enough rows, has the worker fold them in', async () => {
+    const t = setup(6);
+    try {
+      await t.send([long('a', 1, 1), long('b', 1, 2)]);
+      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([2, 0, 0]);
+      // A read folds the device first: it sees every answered message (taken out of the log).
+      expect(await t.latest()).toEqual([{ key: 'a', ts: 1, value: 1 }, { key: 'b', ts: 1, value: 2 }]);
+      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([0, 2, 1]);
+      // Eight rows gathered (six needed): the fold of every row runs before the next batch.
+      await t.send([long('a', 2, 3), long('b', 2, 4), long('c', 2, 5), long('a', 3, 6), long('b', 3, 7), long('c', 3, 8)]);
+      await t.send([long('a', 4, 9)]);
+      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([1, 8, 2]);
+      expect(t.offloaded).toEqual([2, 6, 1]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('folds for a read only the device it reads, taking its rows out of the log, and every row once enough rows were gathered', async () => {
+    const t = setup(8);
+    try {
+      t.db.prepare(`INSERT INTO devices (id, name, type, token, credentials_type, profile_id, created_time)
+        VALUES ('device-2', 'd2', 'default', 'token-2', 'ACCESS_TOKEN', 'profile-1', 0)`).run();
+      const sendAs = (deviceId: string, entries: KvEntry[]) =>
+        new Promise<void>((resolve, reject) => t.group.writeBuffered({ deviceId, entries }, (error) => (error ? reject(error) : resolve()), undefined));
+      const stored = (device: number) => t.db.prepare('SELECT count(*) FROM telemetry WHERE device = ?').pluck().get(device);
+      const latestOf = (device: number) => t.db.prepare('SELECT ts, value FROM telemetry_latest WHERE device = ? ORDER BY key').all(device);
+      await Promise.all([sendAs(DEVICE, [long('a', 1, 1), long('b', 1, 2)]), sendAs('device-2', [long('a', 1, 3)])]);
+      // The read of the first device sees its rows; the second's are not folded.
+      expect(await t.group.read(t.writer.foldScope(DEVICE), () => latestOf(1))).toEqual([{ ts: 1, value: 1 }, { ts: 1, value: 2 }]);
+      expect([stored(1), stored(2), t.rows('telemetry_log')]).toEqual([2, 0, 1]);
+      // A newer value of the first device at the same ts, then a read of it: the newest wins.
+      await sendAs(DEVICE, [long('a', 1, 4)]);
+      expect(await t.group.read(t.writer.foldScope(DEVICE), () => latestOf(1))).toEqual([{ ts: 1, value: 4 }, { ts: 1, value: 2 }]);
+      // Eight rows since the last fold of every row: the next one runs before the next batch (the
+      // latest values stay the newest).
+      await Promise.all([sendAs('device-2', [long('b', 2, 5), long('c', 2, 6), long('d', 2, 7)]), sendAs(DEVICE, [long('c', 3, 8)])]);
+      await sendAs('device-2', [long('e', 4, 9)]);
+      expect([stored(1), stored(2), t.rows('telemetry_log')]).toEqual([3, 4, 1]);
+      expect(latestOf(1)).toEqual([{ ts: 1, value: 4 }, { ts: 1, value: 2 }, { ts: 3, value: 8 }]);
+      // A read across devices folds every row.
+      expect(await t.group.read(t.writer.foldScope(null), () => t.rows('telemetry'))).toBe(8);
+      expect(t.rows('telemetry_log')).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('fails the reads whose fold fails (committed or not), keeps its rows in the log, and folds them at the next read', async () => {
+    const t = setup();
+    try {
+      t.db.exec("CREATE TRIGGER poison BEFORE INSERT ON telemetry WHEN NEW.value = 13 BEGIN SELECT RAISE(ABORT, 'poisoned row'); END");
+      await t.send([long('a', 1, 13)]);
+      await expect(t.count()).rejects.toThrow('poisoned row');
+      expect([t.rows('telemetry_log'), t.rows('telemetry')]).toEqual([1, 0]);
+      t.db.exec('DROP TRIGGER poison');
+      expect(await t.latest()).toEqual([{ key: 'a', ts: 1, value: 13 }]);
+      expect(t.rows('telemetry')).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps what a crash left in the log when the store next opens the file, and folds it for a read', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'crashed.db');
+    const store = createSqliteStore(path);
+    const device = newDevice({ name: 'd', profileId: store.defaultProfile().id });
+    await store.write(() => store.insertDevice(device));
+    await writeTelemetry(store, device.id, [long('a', 1, 1), long('b', 2, 2)]);
+    // The files as a kill -9 would leave them now: the message is answered, so its log rows are synced.
+    const copy = join(dir, 'copy.db');
+    copyFileSync(path, copy);
+    copyFileSync(`${path}-wal`, `${copy}-wal`);
+    await store.close();
+    const raw = new Database(copy);
+    expect(raw.prepare('SELECT count(*) AS n FROM telemetry_log').get()).toEqual({ n: 2 });
+    raw.close();
+    const reopened = createSqliteStore(copy);
+    try {
+      expect(await reopened.readTelemetry(device.id, (s) => s.latest())).toEqual([long('a', 1, 1), long('b', 2, 2)]);
+    } finally {
+      await reopened.close();
+    }
+    const after = new Database(copy, { readonly: true });
+    expect(after.prepare('SELECT (SELECT count(*) FROM telemetry_log) AS logged, (SELECT count(*) FROM telemetry) AS stored').get()).toEqual({ logged: 0, stored: 2 });
+    after.close();
   });
 });

@@ -140,11 +140,11 @@ describe('open-model telemetry against the reference server', () => {
     // What was sent is what the server stored: three smart-meter keys a message. Messages without
     // a ts that arrive in the same millisecond share the server's timestamp and overwrite each
     // other (ThingsBoard keeps one value per key and ts), so the check is per distinct timestamp.
-    const keys = server.ctx.store.latestTelemetry(record.id).map((e) => e.key);
-    const points = server.ctx.store.telemetryRange(record.id, { keys, startTs: 0, endTs: Date.now() + 1, limit: 1000, order: 'ASC' });
+    const keys = (await server.ctx.store.readTelemetry(record.id, (s) => s.latest())).map((e) => e.key);
+    const points = await server.ctx.store.readTelemetry(record.id, (s) => s.range({ keys, startTs: 0, endTs: Date.now() + 1, limit: 1000, order: 'ASC' }));
     const stamps = new Set(points.map((p) => p.ts));
     expect(keys).toHaveLength(3);
     expect(stamps.size).toBeGreaterThan(0);
-    expect(server.ctx.store.telemetryCount(record.id)).toBe(3 * stamps.size);
+    expect(await server.ctx.store.readTelemetry(record.id, (s) => s.count())).toBe(3 * stamps.size);
   });
 });

@@ -85,7 +85,7 @@ describe('dhi bench', () => {
     const { simulatorCost } = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
     expect(simulatorCost).toMatchObject({ rate: 200, rounds: 1 });
     for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator]) expect(side.roundsMicrosPerRequest).toEqual([side.cpuMicrosPerRequest]);
-    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed]) {
+    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed, simulatorCost.mixed.floor]) {
       // Two runs per side, the long one longer by the bench duration, so with more requests.
       expect(side.short.requests).toBeGreaterThan(0);
       expect(side.requests).toBeGreaterThan(side.short.requests);
@@ -101,6 +101,11 @@ describe('dhi bench', () => {
     // The floor sends over as many devices' connections as the simulator, and every request it sent was answered.
     expect(simulatorCost.pacedFloor).toMatchObject({ devices: 100 });
     expect(simulatorCost.pacedFloor.requests).toBe(200 * (1.5 + 2));
+    // The mixed run's floor paces at the mixed run's own marginal request rate, over its 500 devices' connections.
+    const { mixed } = simulatorCost;
+    expect(mixed.floor).toMatchObject({ devices: 500, rate: Math.max(1, Math.round(((mixed.requests - mixed.short.requests) * 1000) / 1500)) });
+    expect(Math.abs(mixed.floor.requests - mixed.floor.rate * (1.5 + 2))).toBeLessThanOrEqual(1);
+    expect(mixed.floorRatio).toBe(ratio(mixed, mixed.floor));
   }, 180_000);
 
   it('sends each request of a fleet run to the next device, round robin, with telemetry values of its own', async () => {
