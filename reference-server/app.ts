@@ -7,7 +7,7 @@ import { badRequest, errorBody, errorHandler, ErrorCode, SHUTTING_DOWN } from '.
 import { parseJsonBody } from './json-body.js';
 import { bindingError } from './binding-order.js';
 import { createLongPolls } from './long-poll.js';
-import { createDeviceState } from './device-state.js';
+import { createDeviceState, NOT_ACTIVITY } from './device-state.js';
 import { createRpcService } from './rpc-service.js';
 import { createAttributeService } from './attribute-service.js';
 import { createRuleEngine } from './rule-engine.js';
@@ -17,6 +17,7 @@ import { createControlApi } from './control-api/index.js';
 import { registerUploadRoute, UPLOAD_PATH } from './control-api/upload.js';
 import { registerTextBodyRoutes } from './text-body.js';
 import { createUnmodelled } from './control-api/unmodelled.js';
+import { asksForToken } from './control-api/token-paths.js';
 import { limitFor } from './payload-limits.js';
 import { methodsByPath, registerRoutes } from './routes.js';
 import { createBodyValidator } from './validation.js';
@@ -51,7 +52,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   const metrics = config.metrics ? (options.metrics ?? createServerMetrics()) : undefined;
   const store = options.store ?? openStore(config, metrics);
   const deviceState = createDeviceState(store, config, (error) => app.log.error({ err: error }, 'saving device state failed'));
-  const polls = createLongPolls(deviceState);
+  const polls = createLongPolls();
   const ctx: ServerContext = {
     config,
     listening: {},
@@ -59,7 +60,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     polls,
     deviceState,
     rpc: createRpcService(store, polls),
-    attributes: createAttributeService(store, polls),
+    attributes: createAttributeService(store, polls, deviceState),
     rules: createRuleEngine(store),
   };
 
@@ -118,7 +119,8 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   // parse the Content-Type header again on every request.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJson);
 
-  const authenticateDevice: onRequestHookHandler = (request, reply, done) => {
+  /** `activity`: the request counts as the device's activity (device-state.ts). */
+  const authenticateDevice = (activity: boolean): onRequestHookHandler => (request, reply, done) => {
     const device = store.deviceByToken((request.params as { accessToken: string }).accessToken);
     if (!device) {
       const unbound = bindingError(request);
@@ -127,14 +129,15 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
       return;
     }
     request.device = device;
-    deviceState.activity(device.id);
+    if (activity) deviceState.activity(device.id);
     done();
   };
+  const deviceHooks = { activity: authenticateDevice(true), quiet: authenticateDevice(false) };
 
   const control = createControlApi(ctx);
   await control.register(app);
   const handlers = { ...deviceApiHandlers(ctx), ...control.handlers };
-  const hooks = { device: authenticateDevice, user: control.authenticate };
+  const hooks = { device: (id: string) => (NOT_ACTIVITY.has(id) ? deviceHooks.quiet : deviceHooks.activity), user: control.authenticate };
   const isUpload = (op: Operation) => op.method === 'post' && op.path === UPLOAD_PATH;
   const isText = (op: Operation) => op.requestBody?.contentType === 'text/plain';
   registerRoutes(app, contract.operations.filter((op) => !isUpload(op) && !isText(op)), handlers, hooks, config.payloadLimits);
@@ -162,8 +165,11 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   // closes its connection so that both listeners drain, and a request that arrives on a keep-alive
   // connection is answered 503 rather than left to a reset (listeners.ts drain()).
   let closing = false;
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (closing) reply.code(503).send(errorBody(503, ErrorCode.GENERAL, SHUTTING_DOWN));
+    // A path no route took is answered below (404, 405, 501) only after ThingsBoard's security
+    // filter would have let it through: without a token, 401 first (token-paths.ts).
+    else if (request.is404 && asksForToken(request.url)) control.authenticate.call(app, request, reply, done);
     else done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {

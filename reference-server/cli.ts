@@ -28,6 +28,7 @@ export interface ServeOptions {
   claimCacheTtl?: number;
   inactivityTimeout?: number;
   stateCheckInterval?: number;
+  activityReportInterval?: number;
   persistStateToTelemetry?: boolean;
   typeCast?: boolean;
   adminPassword?: string;
@@ -60,6 +61,7 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
     claimCacheTtlMs: options.claimCacheTtl,
     inactivityTimeoutMs: options.inactivityTimeout,
     stateCheckIntervalMs: options.stateCheckInterval,
+    activityReportIntervalMs: options.activityReportInterval,
     persistStateToTelemetry: options.persistStateToTelemetry,
     typeCast: options.typeCast,
     adminPassword: options.adminPassword,

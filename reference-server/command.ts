@@ -25,6 +25,7 @@ export function registerServe(program: Command): void {
     .option('--claim-cache-ttl <ms>', 'how long a claim window is kept, expired or not, before a new claim request can replace it (ThingsBoard\'s claimDevices cache TTL)', integer(1), 86_400_000)
     .option('--inactivity-timeout <ms>', 'a device with no message for this long becomes inactive (ThingsBoard\'s state.defaultInactivityTimeoutInSec; a device\'s inactivityTimeout server attribute overrides it)', integer(1), 600_000)
     .option('--state-check-interval <ms>', 'how often devices past their inactivity timeout are marked inactive (state.defaultStateCheckIntervalInSec)', integer(1), 60_000)
+    .option('--activity-report-interval <ms>', 'how often the devices\' last activity is saved, in one batch (ThingsBoard\'s transport.sessions.report_timeout, strategy LAST)', integer(1), 3_000)
     .option('--persist-state-to-telemetry', 'keep device state (active, lastActivityTime, ...) as telemetry instead of server attributes (state.persistToTelemetry)')
     .option('--no-type-cast', 'store numeric strings as strings (ThingsBoard casts them to numbers)')
     .option('--admin-password <password>', 'password of tenant@thingsboard.org', 'tenant')

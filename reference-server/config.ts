@@ -50,8 +50,11 @@ export interface ServerConfig {
   inactivityTimeoutMs: number;
   /** state.defaultStateCheckIntervalInSec (here ms): how often the inactivity check runs. */
   stateCheckIntervalMs: number;
-  /** How often the device state marks of the request path are saved, in one transaction. */
-  stateFlushIntervalMs: number;
+  /**
+   * transport.sessions.report_timeout with reporting_strategy LAST: how often the devices' last
+   * activity is reported to the device state and saved, in one transaction.
+   */
+  activityReportIntervalMs: number;
   /** state.persistToTelemetry: device state as latest telemetry instead of server attributes. */
   persistStateToTelemetry: boolean;
   /** ThingsBoard transport.json.type_cast_enabled: numeric strings are stored as numbers. */
@@ -96,7 +99,7 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
   ],
   inactivityTimeoutMs: 600_000,
   stateCheckIntervalMs: 60_000,
-  stateFlushIntervalMs: 1_000,
+  activityReportIntervalMs: 3_000,
   persistStateToTelemetry: false,
   typeCast: true,
   adminPassword: 'tenant',
@@ -146,7 +149,7 @@ export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<Serv
   checkInt('--claim-cache-ttl', config.claimCacheTtlMs, 1);
   checkInt('--inactivity-timeout', config.inactivityTimeoutMs, 1);
   checkInt('--state-check-interval', config.stateCheckIntervalMs, 1, 2 ** 31 - 1);
-  checkInt('stateFlushIntervalMs', config.stateFlushIntervalMs, 1, 2 ** 31 - 1);
+  checkInt('--activity-report-interval', config.activityReportIntervalMs, 1, 2 ** 31 - 1);
   checkInt('serverRpcDefaultTimeoutMs', config.serverRpcDefaultTimeoutMs, 1);
   checkInt('serverRpcMinTimeoutMs', config.serverRpcMinTimeoutMs, 0);
   checkInt('jwtTtlSeconds', config.jwtTtlSeconds, 1);

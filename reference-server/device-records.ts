@@ -3,7 +3,7 @@
 // that a device provisioned here has the credentials id ThingsBoard would give it.
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { badRequest } from './errors.js';
-import type { CredentialsType, DeviceRecord, JsonObject, ProfileRecord } from './store/types.js';
+import type { CredentialsType, DeviceRecord, JsonValue, ProfileRecord } from './store/types.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -59,7 +59,7 @@ export function newDevice(fields: {
   type?: string;
   credentials?: Credentials;
   label?: string | null;
-  additionalInfo?: JsonObject | null;
+  additionalInfo?: JsonValue | null;
 }): DeviceRecord {
   const credentials = fields.credentials ?? accessToken();
   return {

@@ -1,27 +1,42 @@
 // Device state as ThingsBoard's DefaultDeviceStateService keeps it: per device the keys `active`,
-// `lastConnectTime`, `lastActivityTime`, `lastDisconnectTime` and `inactivityAlarmTime`, as server
-// attributes (or latest telemetry with --persist-state-to-telemetry). A new device is saved
-// inactive; a device message makes it active; once `inactivityTimeout` (the device's server
-// attribute in ms, else --inactivity-timeout) passes without one it is inactive again. A long poll is
-// ThingsBoard's HTTP sync session: the first one open is a connect, the last one ending a disconnect.
+// `lastActivityTime` and `inactivityAlarmTime`, as server attributes (or latest telemetry with
+// --persist-state-to-telemetry). A new device is saved inactive; a device request makes it active;
+// once `inactivityTimeout` (the device's server attribute in ms, else --inactivity-timeout) passes
+// without one it is inactive again. ThingsBoard's HTTP transport opens no session a device could
+// connect or disconnect with (its sync sessions send no SessionEvent), so over HTTP there is no
+// `lastConnectTime` or `lastDisconnectTime`: a request, long polls included, is activity only.
 //
-// The request path pays one Map write per message (activity); the marks are turned into saves in
-// batches, one transaction per --state-flush-interval, and the inactivity check runs every
-// --state-check-interval over the devices it knows (those seen since the start and those saved active).
+// As ThingsBoard, the state of every device is kept in memory (read once at start) and checked every
+// --state-check-interval, so that a device never seen since a restart still gets its
+// inactivityAlarmTime. The request path pays one Map write (activity); as ThingsBoard's transport
+// reports a device's last activity once per transport.sessions.report_timeout (3 s, strategy LAST),
+// the marks become saves in batches, one transaction per --activity-report-interval. Saves the store
+// refuses for now (a full disk) wait for the next batch; the store's outage watcher logs the spell, once.
+import { StoreUnavailable, type KvEntry, type SavedState, type Store } from './store/types.js';
 import type { ServerConfig } from './config.js';
-import type { KvEntry, Store } from './store/types.js';
 
-export const STATE_KEYS = ['active', 'lastConnectTime', 'lastActivityTime', 'lastDisconnectTime', 'inactivityAlarmTime'] as const;
+const STATE_KEYS = ['active', 'lastActivityTime', 'inactivityAlarmTime'] as const;
 export const INACTIVITY_TIMEOUT = 'inactivityTimeout';
 
+/**
+ * Device operations that are no activity: ThingsBoard's transport records activity for every device
+ * message but an OTA package request (DefaultTransportService.process(GetOtaPackageRequestMsg)).
+ */
+export const NOT_ACTIVITY: ReadonlySet<string> = new Set(['getFirmware', 'getSoftware']);
+
 export interface DeviceState {
-  /** A device message (hot path): one Map write. */
+  /** A device request (hot path): one Map write. */
   activity(deviceId: string): void;
-  /** A long poll of the device opened or ended. */
-  sessionOpened(deviceId: string): void;
-  sessionClosed(deviceId: string): void;
   /** A device was created (inside its store write): saved inactive. */
   created(deviceId: string, createdTime: number): void;
+  /** A device was deleted: forgotten. */
+  deleted(deviceId: string): void;
+  /** The device's inactivityTimeout server attribute was saved (its entry) or deleted (undefined). */
+  timeoutChanged(deviceId: string, entry: KvEntry | undefined): void;
+  /** Whether the device is active now (device infos). */
+  isActive(deviceId: string): boolean;
+  /** The ids of the active devices (the device infos' `active` filter). */
+  activeDevices(): string[];
   /** Save what the marks since the last flush say (tests call it to read the state at once). */
   flush(): Promise<void>;
   /** Mark inactive the devices whose timeout passed (tests call it with a later `now`). */
@@ -32,165 +47,181 @@ export interface DeviceState {
 
 interface State {
   active: boolean;
-  lastConnectTime: number;
   lastActivityTime: number;
-  lastDisconnectTime: number;
   inactivityAlarmTime: number;
   createdTime: number;
+  /** The device's own inactivityTimeout in ms; 0: the server's. */
+  ownTimeout: number;
 }
 
-type Marks = Map<string, number>;
 type Saves = Map<string, KvEntry[]>;
 
-const numberOf = (entry: KvEntry | undefined) => (entry && typeof entry.value !== 'string' ? Number(entry.value) : 0);
+/** A LONG entry's value (a stored long beyond 2^53 is a bigint), else 0: ThingsBoard's getLongValue. */
+const longOf = (entry: KvEntry | undefined) =>
+  entry?.type === 'LONG' ? Number(entry.value) : 0;
 
-/** `onError`: a batch that could not be saved (logged; the request path never waits for it). */
+/** DefaultTelemetrySubscriptionService.parseAsLong of the attribute's text: a long, else 0 (the default). */
+function timeoutOf(entry: KvEntry | undefined): number {
+  if (!entry) return 0;
+  const text = String(entry.value);
+  return /^[+-]?\d{1,18}$/.test(text) ? Math.max(Number(text), 0) : 0;
+}
+
+function stateFrom({ createdTime, entries }: SavedState): State {
+  const get = (key: string) => entries.find((e) => e.key === key);
+  const active = get('active');
+  return {
+    active: active?.type === 'BOOLEAN' && active.value === true,
+    lastActivityTime: longOf(get('lastActivityTime')),
+    inactivityAlarmTime: longOf(get('inactivityAlarmTime')),
+    createdTime,
+    ownTimeout: timeoutOf(get(INACTIVITY_TIMEOUT)),
+  };
+}
+
+/**
+ * `onError`: a batch that could not be saved for another reason than a store that cannot take
+ * writes for now (logged; the request path never waits for it).
+ */
 export function createDeviceState(store: Store, config: Readonly<ServerConfig>, onError: (error: unknown) => void): DeviceState {
   const telemetry = config.persistStateToTelemetry;
-  let activity: Marks = new Map();
-  let connects: Marks = new Map();
-  let disconnects: Marks = new Map();
-  const sessions = new Map<string, number>();
+  let marks = new Map<string, number>();
+  let pending: Saves = new Map();
+  let saving = Promise.resolve();
   const states = new Map<string, State>();
 
+  const timeoutOfState = (state: State) => (state.ownTimeout > 0 ? state.ownTimeout : config.inactivityTimeoutMs);
+  const activeAt = (state: State, now: number) => now < state.lastActivityTime + timeoutOfState(state);
+
   /**
-   * The states of the devices not known yet, as saved (read once, then kept in memory); a deleted
-   * device has none. Saved telemetry is read through the store's fold: what was acknowledged may still
-   * wait in its ingest log (reads of many devices at once take one fold).
+   * The device's state. Every device is read at start and every new one is `created`; a device
+   * written to the store directly (tests, bench fleets) is read from its server attributes, with no
+   * state of its own as telemetry (that read would wait for the telemetry log).
    */
-  async function load(deviceIds: Iterable<string>): Promise<void> {
-    await Promise.all([...deviceIds].filter((id) => !states.has(id)).map(async (deviceId) => {
-      const device = store.deviceById(deviceId);
-      if (!device) return;
-      const saved = telemetry
-        ? await store.readTelemetry(deviceId, (series) => series.latest([...STATE_KEYS]))
-        : store.attributes(deviceId, 'SERVER_SCOPE', [...STATE_KEYS]);
-      // A device created meanwhile keeps the state it was created with.
-      if (states.has(deviceId)) return;
-      const get = (key: string) => saved.find((e) => e.key === key);
-      states.set(deviceId, {
-        active: get('active')?.value === true, lastConnectTime: numberOf(get('lastConnectTime')),
-        lastActivityTime: numberOf(get('lastActivityTime')), lastDisconnectTime: numberOf(get('lastDisconnectTime')),
-        inactivityAlarmTime: numberOf(get('inactivityAlarmTime')), createdTime: device.createdTime,
-      });
-    }));
+  function stateOf(deviceId: string): State | undefined {
+    const known = states.get(deviceId);
+    if (known) return known;
+    const device = store.deviceById(deviceId);
+    if (!device) return undefined;
+    const entries = store.attributes(deviceId, 'SERVER_SCOPE', telemetry ? [INACTIVITY_TIMEOUT] : [...STATE_KEYS, INACTIVITY_TIMEOUT]);
+    const state = stateFrom({ deviceId, createdTime: device.createdTime, entries });
+    states.set(deviceId, state);
+    return state;
   }
 
-  /** The device's timeout: its inactivityTimeout server attribute when positive, else the default. */
-  function timeoutOf(deviceId: string): number {
-    const [own] = store.attributes(deviceId, 'SERVER_SCOPE', [INACTIVITY_TIMEOUT]);
-    const ms = numberOf(own);
-    return ms > 0 ? ms : config.inactivityTimeoutMs;
-  }
-
-  const save = (saves: Saves, deviceId: string, key: string, value: number | boolean, now: number) => {
-    let entries = saves.get(deviceId);
-    if (!entries) saves.set(deviceId, (entries = []));
+  const save = (deviceId: string, key: string, value: number | boolean, now: number) => {
+    let entries = pending.get(deviceId);
+    if (!entries) pending.set(deviceId, (entries = []));
     entries.push({ key, type: typeof value === 'boolean' ? 'BOOLEAN' : 'LONG', value, ts: now });
   };
 
-  /** Persists the saves: attributes in one transaction (skipping devices deleted meanwhile), or telemetry. */
-  async function persist(saves: Saves): Promise<void> {
-    if (saves.size === 0) return;
-    if (!telemetry) {
-      await store.write(upsertAll, saves);
-      return;
+  /** updateActivityState: the activity is saved, and an inactive device becomes active. */
+  function activate(deviceId: string, state: State, ts: number, now: number): void {
+    state.lastActivityTime = ts;
+    save(deviceId, 'lastActivityTime', ts, now);
+    if (state.active) return;
+    if (ts <= state.inactivityAlarmTime) {
+      state.inactivityAlarmTime = 0;
+      save(deviceId, 'inactivityAlarmTime', 0, now);
     }
-    await Promise.all([...saves].map(([deviceId, entries]) => new Promise<void>((resolve) => {
-      // A device deleted meanwhile has nothing left to keep: its error is not a failure of the batch.
-      store.writeTelemetry(deviceId, entries, () => resolve(), undefined);
-    })));
+    state.active = true;
+    save(deviceId, 'active', true, now);
   }
+
+  /** updateInactivityStateIfExpired: past the timeout, not yet reported since the last activity, and old enough. */
+  function expire(deviceId: string, state: State, now: number): void {
+    const timeout = timeoutOfState(state);
+    const unreported = state.inactivityAlarmTime === 0 || state.inactivityAlarmTime <= state.lastActivityTime;
+    if (activeAt(state, now) || !unreported || state.createdTime + timeout > now) return;
+    state.inactivityAlarmTime = now;
+    save(deviceId, 'inactivityAlarmTime', now, now);
+    state.active = false;
+    save(deviceId, 'active', false, now);
+  }
+
+  /** checkAndUpdateState (at start and when a timeout changes): expire an active device, revive one active by the clock. */
+  function settle(deviceId: string, state: State, now: number): void {
+    if (state.active) expire(deviceId, state, now);
+    else if (activeAt(state, now)) activate(deviceId, state, state.lastActivityTime, now);
+  }
+
   function upsertAll(saves: Saves): void {
+    // A device deleted meanwhile has nothing left to keep.
     for (const [deviceId, entries] of saves) if (store.deviceById(deviceId)) store.upsertAttributes(deviceId, 'SERVER_SCOPE', entries);
   }
 
-  /** DefaultDeviceStateService.onDeviceConnect / onDeviceActivity / onDeviceDisconnect for a batch of marks. */
-  function apply(marks: { activity: Marks; connects: Marks; disconnects: Marks }, now: number): Saves {
-    const saves: Saves = new Map();
-    for (const [deviceId, ts] of marks.connects) {
-      const state = states.get(deviceId);
-      if (state && ts > state.lastConnectTime) {
-        state.lastConnectTime = ts;
-        save(saves, deviceId, 'lastConnectTime', ts, now);
+  /** Saves of the failed batch go back in front of any newer ones, for the next batch. */
+  function requeue(deviceId: string, entries: KvEntry[]): void {
+    pending.set(deviceId, [...entries, ...(pending.get(deviceId) ?? [])]);
+  }
+
+  async function persist(saves: Saves): Promise<void> {
+    if (!telemetry) {
+      try {
+        await store.write(upsertAll, saves);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailable)) return onError(error);
+        for (const [deviceId, entries] of saves) requeue(deviceId, entries);
       }
+      return;
     }
-    for (const [deviceId, ts] of marks.activity) {
-      const state = states.get(deviceId);
-      if (!state || ts <= state.lastActivityTime) continue;
-      state.lastActivityTime = ts;
-      save(saves, deviceId, 'lastActivityTime', ts, now);
-      if (state.active) continue;
-      if (ts <= state.inactivityAlarmTime) {
-        state.inactivityAlarmTime = 0;
-        save(saves, deviceId, 'inactivityAlarmTime', 0, now);
-      }
-      state.active = true;
-      save(saves, deviceId, 'active', true, now);
-    }
-    for (const [deviceId, ts] of marks.disconnects) {
-      const state = states.get(deviceId);
-      if (state && ts > state.lastDisconnectTime) {
-        state.lastDisconnectTime = ts;
-        save(saves, deviceId, 'lastDisconnectTime', ts, now);
-      }
-    }
-    return saves;
+    await Promise.all([...saves].map(([deviceId, entries]) => new Promise<void>((resolve) => {
+      store.writeTelemetry(deviceId, entries, (error) => {
+        // A device deleted meanwhile fails its write: nothing to keep, and not a failure of the batch.
+        if (error instanceof StoreUnavailable) requeue(deviceId, entries);
+        resolve();
+      }, undefined);
+    })));
+  }
+
+  /** Saves what is pending, one batch at a time (a batch put back goes ahead of newer saves). */
+  function savePending(): Promise<void> {
+    saving = saving.then(() => {
+      const saves = pending;
+      pending = new Map();
+      return saves.size > 0 ? persist(saves) : undefined;
+    });
+    return saving;
   }
 
   const deviceState: DeviceState = {
     activity(deviceId) {
-      activity.set(deviceId, Date.now());
-    },
-    sessionOpened(deviceId) {
-      const open = (sessions.get(deviceId) ?? 0) + 1;
-      sessions.set(deviceId, open);
-      if (open === 1) connects.set(deviceId, Date.now());
-      activity.set(deviceId, Date.now());
-    },
-    sessionClosed(deviceId) {
-      const open = (sessions.get(deviceId) ?? 1) - 1;
-      if (open > 0) return void sessions.set(deviceId, open);
-      sessions.delete(deviceId);
-      disconnects.set(deviceId, Date.now());
+      marks.set(deviceId, Date.now());
     },
     created(deviceId, createdTime) {
-      const state = { active: false, lastConnectTime: 0, lastActivityTime: 0, lastDisconnectTime: 0, inactivityAlarmTime: 0, createdTime };
-      states.set(deviceId, state);
-      const entry: KvEntry = { key: 'active', type: 'BOOLEAN', value: false, ts: createdTime };
-      if (telemetry) store.writeTelemetry(deviceId, [entry], () => undefined, undefined);
-      else store.upsertAttributes(deviceId, 'SERVER_SCOPE', [entry]);
+      states.set(deviceId, { active: false, lastActivityTime: 0, inactivityAlarmTime: 0, createdTime, ownTimeout: 0 });
+      // Inside the device's own write: the device and its state are one transaction.
+      if (telemetry) save(deviceId, 'active', false, createdTime);
+      else store.upsertAttributes(deviceId, 'SERVER_SCOPE', [{ key: 'active', type: 'BOOLEAN', value: false, ts: createdTime }]);
     },
+    deleted(deviceId) {
+      states.delete(deviceId);
+      marks.delete(deviceId);
+      pending.delete(deviceId);
+    },
+    timeoutChanged(deviceId, entry) {
+      const state = stateOf(deviceId);
+      if (!state) return;
+      state.ownTimeout = timeoutOf(entry);
+      settle(deviceId, state, Date.now());
+    },
+    isActive: (deviceId) => states.get(deviceId)?.active === true,
+    activeDevices: () => [...states].filter(([, state]) => state.active).map(([id]) => id),
     async flush() {
-      const marks = { activity, connects, disconnects };
-      activity = new Map();
-      connects = new Map();
-      disconnects = new Map();
       await started;
-      await load([...marks.connects.keys(), ...marks.activity.keys(), ...marks.disconnects.keys()]);
-      await persist(apply(marks, Date.now()));
+      const now = Date.now();
+      const seen = marks;
+      marks = new Map();
+      for (const [deviceId, ts] of seen) {
+        const state = stateOf(deviceId);
+        if (state && ts > state.lastActivityTime) activate(deviceId, state, ts, now);
+      }
+      await savePending();
     },
     async check(now = Date.now()) {
       await started;
-      const saves: Saves = new Map();
-      for (const [deviceId, state] of states) {
-        if (!store.deviceById(deviceId)) {
-          states.delete(deviceId);
-          continue;
-        }
-        const timeout = timeoutOf(deviceId);
-        // updateInactivityStateIfExpired: past the timeout, not yet reported since the last activity, and old enough.
-        const expired = now >= state.lastActivityTime + timeout;
-        const unreported = state.inactivityAlarmTime === 0 || state.inactivityAlarmTime <= state.lastActivityTime;
-        if (!expired || !unreported || state.createdTime + timeout > now) continue;
-        state.inactivityAlarmTime = now;
-        save(saves, deviceId, 'inactivityAlarmTime', now, now);
-        if (state.active) {
-          state.active = false;
-          save(saves, deviceId, 'active', false, now);
-        }
-      }
-      await persist(saves);
+      for (const [deviceId, state] of states) expire(deviceId, state, now);
+      await savePending();
     },
     async close() {
       clearInterval(flushTimer);
@@ -199,9 +230,27 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
     },
   };
 
-  // The devices saved active are watched from the start, so that they go inactive even if they never come back.
-  const started = store.devicesFlagged('active', telemetry ? 'TELEMETRY' : 'SERVER_SCOPE').then(load).catch(onError);
-  const flushTimer = setInterval(() => void deviceState.flush().catch(onError), config.stateFlushIntervalMs).unref();
+  /** The whole fleet, once: ThingsBoard's onAddedPartitions and checkAndUpdateState. */
+  async function load(): Promise<void> {
+    const keys = telemetry ? [...STATE_KEYS] : [...STATE_KEYS, INACTIVITY_TIMEOUT];
+    const saved = await store.savedStates(keys, telemetry ? 'TELEMETRY' : 'SERVER_SCOPE');
+    const timeouts = telemetry ? await store.savedStates([INACTIVITY_TIMEOUT], 'SERVER_SCOPE') : [];
+    const loaded = new Map(saved.map((s) => [s.deviceId, stateFrom(s)]));
+    for (const { deviceId, entries } of timeouts) {
+      const state = loaded.get(deviceId);
+      if (state) state.ownTimeout = timeoutOf(entries[0]);
+    }
+    const now = Date.now();
+    for (const [deviceId, state] of loaded) {
+      // A device created or seen while the fleet was read is known better than its saved state.
+      if (states.has(deviceId)) continue;
+      states.set(deviceId, state);
+      settle(deviceId, state, now);
+    }
+  }
+  const started = load().catch(onError);
+
+  const flushTimer = setInterval(() => void deviceState.flush().catch(onError), config.activityReportIntervalMs).unref();
   const checkTimer = setInterval(() => void deviceState.check().catch(onError), config.stateCheckIntervalMs).unref();
   return deviceState;
 }

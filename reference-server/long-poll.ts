@@ -37,13 +37,7 @@ export interface LongPolls {
   size(): { attributes: number; rpc: number; clientRpc: number; timers: number };
 }
 
-/** Told when a device's poll opens and ends (device-state.ts: ThingsBoard's HTTP sync sessions). */
-export interface PollSessions {
-  sessionOpened(deviceId: string): void;
-  sessionClosed(deviceId: string): void;
-}
-
-export function createLongPolls(sessions?: PollSessions): LongPolls {
+export function createLongPolls(): LongPolls {
   // Insertion-ordered sets per device: the RPC poll taken is the oldest one.
   const open: Record<PollKind, Map<string, Set<Waiter>>> = { attributes: new Map(), rpc: new Map(), clientRpc: new Map() };
   const kinds = Object.keys(open) as PollKind[];
@@ -60,7 +54,6 @@ export function createLongPolls(sessions?: PollSessions): LongPolls {
       const raw = reply.raw as TaggedResponse;
       raw[WAITER] = waiter;
       raw.on('close', onClose);
-      sessions?.sessionOpened(deviceId);
     },
     publish(deviceId, update) {
       const set = open.attributes.get(deviceId);
@@ -112,7 +105,6 @@ export function createLongPolls(sessions?: PollSessions): LongPolls {
     raw.removeListener('close', onClose);
     // Not `delete`: that would turn the response object into a slow dictionary-mode object.
     raw[WAITER] = undefined;
-    sessions?.sessionClosed(waiter.deviceId);
   }
 
   function onTimeout(waiter: Waiter): void {

@@ -11,8 +11,8 @@ import type { Handlers, RouteHandler } from './handler.js';
 import type { OperationId } from '../spec/types.js';
 
 export interface RouteHooks {
-  /** onRequest hook for operations with an access token in the path. */
-  device: onRequestHookHandler;
+  /** onRequest hook for operations with an access token in the path, by operation. */
+  device: (operationId: string) => onRequestHookHandler;
   /** onRequest hook for operations that declare `security` (the control API). */
   user: onRequestHookHandler;
 }
@@ -78,7 +78,7 @@ export function registerRoutes(
       // Parts the operation does not have are left out, not set to undefined (Fastify warns).
       schema: Object.fromEntries(Object.entries(schema).filter(([, part]) => part !== undefined)),
       bodyLimit: limitFor(op.path, limits),
-      onRequest: op.pathParams.some((p) => p.name === 'accessToken') ? hooks.device : op.secured ? hooks.user : undefined,
+      onRequest: op.pathParams.some((p) => p.name === 'accessToken') ? hooks.device(op.operationId) : op.secured ? hooks.user : undefined,
       preValidation: op.requestBody?.required ? requireBody : undefined,
       config: { bodyRequired: op.requestBody?.required === true },
     };

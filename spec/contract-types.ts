@@ -1041,7 +1041,7 @@ export interface paths {
         };
         /**
          * The device info
-         * @description ThingsBoard DeviceInfo - the device with `customerTitle`, `customerIsPublic` and `deviceProfileName` (dhi tracks no activity - no `active`).
+         * @description ThingsBoard DeviceInfo - the device with `customerTitle`, `customerIsPublic`, `deviceProfileName` and `active` (the device state's).
          */
         get: operations["getDeviceInfo"];
         put?: never;
@@ -1061,7 +1061,7 @@ export interface paths {
         };
         /**
          * A page of device infos
-         * @description ThingsBoard - paged, searched (name or label), sortable, filtered by `type` or `deviceProfileId`.
+         * @description ThingsBoard - paged, searched (name or label), sortable, filtered by `type` or `deviceProfileId`, and by `active`.
          */
         get: operations["getTenantDeviceInfos"];
         put?: never;
@@ -2595,8 +2595,8 @@ export interface components {
          * @description ThingsBoard's optimistic lock. 1 when created, one more at every save; a save that carries another number than the stored one is 409 (errorCode 35) `<Entity> was already changed by someone else`, a save without it overwrites.
          */
         Version: number | null;
-        /** @description Free JSON kept as sent (ThingsBoard's additionalInfo). */
-        AdditionalInfo: Record<string, unknown> | null;
+        /** @description Any JSON kept as sent - an object, an array, a string, a number, a boolean or null (ThingsBoard's additionalInfo is a JsonNode). */
+        AdditionalInfo: unknown;
         /** @description ThingsBoard's ApiKeyInfo as its REST API binds it (properties it does not have are ignored; `tenantId`, `createdTime` and `expired` are the server's). */
         ApiKeyInput: {
             id?: components["schemas"]["EntityIdInput"];
@@ -2780,6 +2780,8 @@ export interface components {
              */
             customerIsPublic: false;
             deviceProfileName?: string | null;
+            /** @description Whether the device is active now (ThingsBoard's device state - a device request makes it active, its inactivity timeout inactive again; the `active` server attribute, or telemetry with --persist-state-to-telemetry). */
+            active: boolean;
         };
         DeviceInfoPage: {
             data: components["schemas"]["DeviceInfo"][];
@@ -4929,7 +4931,7 @@ export interface operations {
                 /** @description Only devices of this type (profile name); wins over deviceProfileId. */
                 type?: string;
                 deviceProfileId?: string;
-                /** @description dhi does not track device activity - any value is 400 naming that. */
+                /** @description Only the active devices (true) or the inactive ones (false), by the device state; with `type` or `deviceProfileId` too. */
                 active?: boolean;
             };
             header?: never;
@@ -5052,7 +5054,7 @@ export interface operations {
                 /** @description Only devices of this type (profile name); wins over deviceProfileId. */
                 type?: string;
                 deviceProfileId?: string;
-                /** @description dhi does not track device activity - any value is 400 naming that. */
+                /** @description Only the active devices (true) or the inactive ones (false), by the device state; with `type` or `deviceProfileId` too. */
                 active?: boolean;
             };
             header?: never;

@@ -7,7 +7,7 @@ import { newActivation } from './activation.js';
 import { entityId, kept, nextVersion, optionalEntityId, orNotFound, NULL_UUID, pageData, pageQuery, refId, TENANT, uuidList } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { Contact, CustomerRecord, JsonObject, Store, UserRecord } from '../store/types.js';
+import type { Contact, CustomerRecord, JsonValue, Store, UserRecord } from '../store/types.js';
 import type { Query, Schema } from '../../spec/types.js';
 
 type CustomerInput = Schema<'CustomerInput'>;
@@ -57,7 +57,7 @@ function saveCustomer(store: Store, input: CustomerInput): CustomerRecord {
     id: before?.id ?? randomUUID(), title: input.title,
     ...contactOf((field) => kept(input[field], before?.[field])),
     // A parsed body: its objects hold JSON values (the contract types them loosely).
-    additionalInfo: kept(input.additionalInfo as JsonObject | null | undefined, before?.additionalInfo),
+    additionalInfo: kept(input.additionalInfo as JsonValue | undefined, before?.additionalInfo),
     externalId: input.externalId === undefined ? (before?.externalId ?? null) : refId(input.externalId),
     version: nextVersion('Customer', before, input.version), createdTime: before?.createdTime ?? Date.now(),
   };
@@ -83,7 +83,7 @@ function saveUser(store: Store, input: UserInput): UserRecord {
     id: before?.id ?? randomUUID(), email: input.email, authority: input.authority, customerId,
     firstName: kept(input.firstName, before?.firstName), lastName: kept(input.lastName, before?.lastName),
     phone: kept(input.phone, before?.phone),
-    additionalInfo: kept(input.additionalInfo as JsonObject | null | undefined, before?.additionalInfo),
+    additionalInfo: kept(input.additionalInfo as JsonValue | undefined, before?.additionalInfo),
     version: nextVersion('User', before, input.version),
     passwordHash: before?.passwordHash ?? null, createdTime: before?.createdTime ?? Date.now(),
   };

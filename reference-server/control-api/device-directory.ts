@@ -1,10 +1,12 @@
 // DeviceController's other reads and the customer assignment: device infos (one, tenant and customer
-// pages), a customer's devices, devices by ids, device types, the by-name lookup, the count a profile
-// package would reach, and assigning a device to a customer or taking it back. dhi does not track device activity, so infos carry no `active`.
+// pages, with the device state's `active`), a customer's devices, devices by ids, device types, the
+// by-name lookup, the count a profile package would reach, and assigning a device to a customer or
+// taking it back.
 import { badRequest } from '../errors.js';
 import { deviceByNameOr404, deviceJson, deviceOr404, orNotFound, pageData, pageQuery, uuidList } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
+import type { DeviceState } from '../device-state.js';
 import type { CustomerRecord, DeviceFilter, DeviceRecord, Store } from '../store/types.js';
 import type { Query, Schema } from '../../spec/types.js';
 
@@ -12,21 +14,22 @@ type ListParams = Query<'getTenantDeviceInfos' | 'getCustomerDeviceInfos'>;
 
 const customerOr404 = (store: Store, id: string): CustomerRecord => orNotFound(store.customerById(id), 'Customer', id);
 
-/** ThingsBoard's DeviceInfo: the device with its customer's title and its profile's name. */
-function deviceInfoJson(store: Store, d: DeviceRecord): Schema<'DeviceInfo'> {
+/** ThingsBoard's DeviceInfo: the device with its customer's title, its profile's name and whether it is active. */
+function deviceInfoJson(store: Store, state: DeviceState, d: DeviceRecord): Schema<'DeviceInfo'> {
   return {
     ...deviceJson(d),
     customerTitle: d.customerId ? (store.customerById(d.customerId)?.title ?? null) : null,
     customerIsPublic: false,
     deviceProfileName: store.profileById(d.profileId)?.name ?? null,
+    active: state.isActive(d.id),
   };
 }
 
-/** ThingsBoard: `type` filters when given, else `deviceProfileId`; `active` needs activity tracking. */
-function filterOf(query: ListParams, customerId?: string): DeviceFilter {
-  if (query.active !== undefined) throw badRequest('dhi does not track device activity: the active filter is not supported');
-  if (query.type?.trim()) return { customerId, type: query.type };
-  return { customerId, profileId: query.deviceProfileId || undefined };
+/** ThingsBoard's DeviceInfoFilter: `type` when given, else `deviceProfileId`; and `active` with either. */
+function filterOf(state: DeviceState, query: ListParams, customerId?: string): DeviceFilter {
+  const active = query.active === undefined ? {} : { [query.active ? 'among' : 'notAmong']: state.activeDevices() };
+  if (query.type?.trim()) return { customerId, type: query.type, ...active };
+  return { customerId, profileId: query.deviceProfileId || undefined, ...active };
 }
 
 function assign(store: Store, { deviceId, customerId }: { deviceId: string; customerId: string | null }): DeviceRecord {
@@ -38,9 +41,9 @@ function assign(store: Store, { deviceId, customerId }: { deviceId: string; cust
   return next;
 }
 
-export function deviceDirectoryHandlers({ store }: ServerContext): Handlers {
+export function deviceDirectoryHandlers({ store, deviceState }: ServerContext): Handlers {
   const runAssign = (arg: { deviceId: string; customerId: string | null }) => assign(store, arg);
-  const info = (d: DeviceRecord) => deviceInfoJson(store, d);
+  const info = (d: DeviceRecord) => deviceInfoJson(store, deviceState, d);
   const customerOf = ({ customerId }: { customerId: string }) => customerOr404(store, customerId).id;
 
   return {
@@ -50,7 +53,7 @@ export function deviceDirectoryHandlers({ store }: ServerContext): Handlers {
 
     getTenantDeviceInfos(request, reply) {
       const page = pageQuery(request.query, 'devices');
-      return reply.code(200).send(pageData(store.listDevices(page, filterOf(request.query)), page, info));
+      return reply.code(200).send(pageData(store.listDevices(page, filterOf(deviceState, request.query)), page, info));
     },
 
     getCustomerDevices(request, reply) {
@@ -63,7 +66,7 @@ export function deviceDirectoryHandlers({ store }: ServerContext): Handlers {
     getCustomerDeviceInfos(request, reply) {
       const customerId = customerOf(request.params);
       const page = pageQuery(request.query, 'devices');
-      return reply.code(200).send(pageData(store.listDevices(page, filterOf(request.query, customerId)), page, info));
+      return reply.code(200).send(pageData(store.listDevices(page, filterOf(deviceState, request.query, customerId)), page, info));
     },
 
     getTenantDeviceByName(request, reply) {

@@ -9,7 +9,7 @@ import {
 import { OTA_FIELD, OTA_TYPES, type OtaAssignment } from './ota-assignment.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { DeviceRecord, JsonObject, OtaType, ProfileRecord, Store } from '../store/types.js';
+import type { DeviceRecord, JsonObject, JsonValue, OtaType, ProfileRecord, Store } from '../store/types.js';
 import type { Schema } from '../../spec/types.js';
 
 type DeviceInput = Schema<'DeviceInput'>;
@@ -76,7 +76,7 @@ function save(store: Store, { input, credentials, replaceCredentials }: SaveArg)
     firmwareId: input.firmwareId === undefined ? (before?.firmwareId ?? null) : refId(input.firmwareId),
     softwareId: input.softwareId === undefined ? (before?.softwareId ?? null) : refId(input.softwareId),
     // Parsed bodies: their objects hold JSON values (the contract types them loosely).
-    additionalInfo: kept(input.additionalInfo as JsonObject | null | undefined, before?.additionalInfo),
+    additionalInfo: kept(input.additionalInfo as JsonValue | undefined, before?.additionalInfo),
     deviceData: (input.deviceData ?? before?.deviceData ?? defaultDeviceData(profile.transportType)) as JsonObject,
     externalId: input.externalId === undefined ? (before?.externalId ?? null) : refId(input.externalId),
     version: nextVersion('Device', before, input.version),
@@ -141,6 +141,7 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
       const device = found(request.params);
       await store.write(() => store.deleteDevice(device.id));
       polls.endDevice(device.id);
+      ctx.deviceState.deleted(device.id);
       rpc.forgetDevice(device.id);
       return reply.code(200).send();
     },

@@ -9,7 +9,7 @@ import { sendPackageBytes } from '../package-bytes.js';
 import { entityId, kept, orNotFound, optionalEntityId, pageData, pageQuery, refId, TENANT } from './entities.js';
 import type { ServerContext } from '../context.js';
 import type { Handlers } from '../handler.js';
-import type { JsonObject, OtaRecord, Store } from '../store/types.js';
+import type { JsonValue, OtaRecord, Store } from '../store/types.js';
 import type { Schema } from '../../spec/types.js';
 
 type OtaInput = Schema<'OtaPackageInput'>;
@@ -63,7 +63,7 @@ function saveInfo(store: Store, input: OtaInput): OtaRecord {
     checksumAlgorithm: before?.checksumAlgorithm ?? null, checksum: before?.checksum ?? null,
     dataSize: before?.dataSize ?? null,
     // A parsed body: its objects hold JSON values (the contract types them loosely).
-    additionalInfo: kept(input.additionalInfo as JsonObject | null | undefined, before?.additionalInfo),
+    additionalInfo: kept(input.additionalInfo as JsonValue | undefined, before?.additionalInfo),
     externalId: input.externalId === undefined ? (before?.externalId ?? null) : refId(input.externalId),
     createdTime: before?.createdTime ?? Date.now(),
   };

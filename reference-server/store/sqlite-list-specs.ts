@@ -22,6 +22,7 @@ const LIST_SPECS: { [L in ListName]: Spec<L> } = {
     filters: {
       customerId: 'customer_id = @customerId', type: 'type = @type', profileId: 'profile_id = @profileId',
       withoutFirmware: 'firmware_id IS NULL', withoutSoftware: 'software_id IS NULL',
+      among: 'id IN (SELECT value FROM json_each(@among))', notAmong: 'id NOT IN (SELECT value FROM json_each(@notAmong))',
     },
   },
   profiles: {

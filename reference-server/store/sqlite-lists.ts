@@ -20,7 +20,7 @@ export interface ListSpec {
   sorts: Record<string, string>;
   /** ORDER BY without a sortProperty. */
   defaultOrder: string;
-  /** Optional filters: name -> condition using the parameter @name; applied when the value is set. */
+  /** Optional filters: name -> condition using the parameter @name; applied when the value is set (a list as JSON text). */
   filters?: Record<string, string>;
 }
 
@@ -59,7 +59,7 @@ export function createList<T, F extends object>(db: Database.Database, spec: Lis
     for (const [name, value] of Object.entries(filter ?? {})) {
       if (value === undefined) continue;
       if (spec.filters?.[name] !== undefined) filterNames.push(name);
-      params[name] = value;
+      params[name] = Array.isArray(value) ? JSON.stringify(value) : value;
     }
     filterNames.sort();
     const search = query.textSearch !== undefined && query.textSearch !== '';

@@ -1,12 +1,12 @@
 // Rows of the embedded store <-> records: one mapper per table, shared by the store and its lists.
 import type Database from 'better-sqlite3';
-import type { ApiKeyRecord, CustomerRecord, DeviceRecord, JsonObject, OtaRecord, ProfileRecord, RpcRecord, RpcStatus, UserRecord } from './types.js';
+import type { ApiKeyRecord, CustomerRecord, DeviceRecord, JsonObject, JsonValue, OtaRecord, ProfileRecord, RpcRecord, RpcStatus, UserRecord } from './types.js';
 
 export type Row = Record<string, unknown>;
 
-/** A JSON object column: its text, or NULL. */
-const jsonFrom = (cell: unknown): JsonObject | null => (cell ? JSON.parse(cell as string) as JsonObject : null);
-const jsonCell = (value: JsonObject | null): string | null => (value ? JSON.stringify(value) : null);
+/** A JSON column: its text, or NULL (JSON null included). Any JSON value: additionalInfo may be `0` or `""`. */
+const jsonFrom = <T extends JsonValue = JsonObject>(cell: unknown): T | null => (typeof cell === 'string' ? JSON.parse(cell) as T : null);
+const jsonCell = (value: JsonValue | undefined): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /** A lookup of one record by the statement's parameters. */
 export const one = <T>(stmt: Database.Statement, from: (row: Row) => T) => (...args: unknown[]): T | undefined => {
@@ -32,7 +32,7 @@ export const deviceFrom = (r: Row): DeviceRecord => ({
   token: r.token as string, credentialsType: r.credentials_type as DeviceRecord['credentialsType'],
   credentialsValue: r.credentials_value as string | null, profileId: r.profile_id as string, customerId: r.customer_id as string | null,
   firmwareId: r.firmware_id as string | null, softwareId: r.software_id as string | null,
-  additionalInfo: jsonFrom(r.additional_info), deviceData: jsonFrom(r.device_data),
+  additionalInfo: jsonFrom<JsonValue>(r.additional_info), deviceData: jsonFrom(r.device_data),
   externalId: r.external_id as string | null, version: r.version as number, createdTime: r.created_time as number,
 });
 export const deviceCells = (d: DeviceRecord) => ({
@@ -72,7 +72,7 @@ export const otaFrom = (r: Row): OtaRecord => ({
   tag: r.tag as string | null, url: r.url as string | null, profileId: r.profile_id as string | null,
   fileName: r.file_name as string | null, contentType: r.content_type as string | null,
   checksumAlgorithm: r.checksum_algorithm as OtaRecord['checksumAlgorithm'], checksum: r.checksum as string | null,
-  dataSize: r.data_size as number | null, additionalInfo: jsonFrom(r.additional_info),
+  dataSize: r.data_size as number | null, additionalInfo: jsonFrom<JsonValue>(r.additional_info),
   externalId: r.external_id as string | null, createdTime: r.created_time as number,
 });
 export const otaCells = (o: OtaRecord) => ({
@@ -87,7 +87,7 @@ export const customerFrom = (r: Row): CustomerRecord => ({
   id: r.id as string, title: r.title as string, country: r.country as string | null, state: r.state as string | null,
   city: r.city as string | null, address: r.address as string | null, address2: r.address2 as string | null,
   zip: r.zip as string | null, phone: r.phone as string | null, email: r.email as string | null,
-  additionalInfo: jsonFrom(r.additional_info), externalId: r.external_id as string | null, version: r.version as number,
+  additionalInfo: jsonFrom<JsonValue>(r.additional_info), externalId: r.external_id as string | null, version: r.version as number,
   createdTime: r.created_time as number,
 });
 export const customerCells = (c: CustomerRecord) => ({
@@ -98,7 +98,7 @@ export const customerCells = (c: CustomerRecord) => ({
 export const userFrom = (r: Row): UserRecord => ({
   id: r.id as string, email: r.email as string, authority: r.authority as UserRecord['authority'],
   customerId: r.customer_id as string | null, firstName: r.first_name as string | null,
-  lastName: r.last_name as string | null, phone: r.phone as string | null, additionalInfo: jsonFrom(r.additional_info),
+  lastName: r.last_name as string | null, phone: r.phone as string | null, additionalInfo: jsonFrom<JsonValue>(r.additional_info),
   version: r.version as number, passwordHash: r.password_hash as string | null, createdTime: r.created_time as number,
 });
 export const userCells = (u: UserRecord) => ({

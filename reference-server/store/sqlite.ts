@@ -16,6 +16,7 @@ import { createLists } from './sqlite-list-specs.js';
 import { createKeyQueries } from './sqlite-keys.js';
 import { createSeriesReads } from './sqlite-series.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
+import { createSavedStateQuery } from './sqlite-saved-states.js';
 import { createTelemetryWriter } from './sqlite-telemetry.js';
 import { createRetention, ttlWrite } from './sqlite-retention.js';
 import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store } from './types.js';
@@ -74,10 +75,6 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     upsertAttribute: db.prepare(`INSERT INTO attributes (device_id, scope, key, type, value, last_update_ts)
       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, scope, key)
       DO UPDATE SET type=excluded.type, value=excluded.value, last_update_ts=excluded.last_update_ts`),
-    flaggedByAttribute: db.prepare(`SELECT device_id FROM attributes WHERE scope = 'SERVER_SCOPE' AND key = ?
-      AND type = 'BOOLEAN' AND value = 1`).pluck(),
-    flaggedByTelemetry: db.prepare(`SELECT d.id FROM telemetry_latest l JOIN telemetry_keys k ON k.id = l.key
-      JOIN devices d ON d.num = l.device WHERE k.key = ? AND l.type = 'BOOLEAN' AND l.value = 1`).pluck(),
     deleteAttribute: db.prepare('DELETE FROM attributes WHERE device_id = ? AND scope = ? AND key = ?'),
     attributes: db.prepare(`SELECT key, last_update_ts AS ts, type, value FROM attributes
       WHERE device_id = ? AND scope = ? ORDER BY key`),
@@ -162,6 +159,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const store: Store = {
     ...keyQueries.store,
     ...createCredentialQueries(db),
+    ...createSavedStateQuery(db, (read) => group.read(telemetry.foldScope(null), read)),
     write: group.write,
     watchOutages: group.watchOutages,
     async close() {
@@ -222,8 +220,6 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
       return keys.filter((key) => q.deleteAttribute.run(deviceId, scope, key).changes > 0);
     },
     attributes: (deviceId, scope: Scope, keys) => pick(cachedAttributes(deviceId, scope), keys),
-    devicesFlagged: async (key, where) => (where === 'SERVER_SCOPE'
-      ? q.flaggedByAttribute.all(key) : await group.read(telemetry.foldScope(null), () => q.flaggedByTelemetry.all(key))) as string[],
 
     insertRpc: (r) => void q.insertRpc.run(r.id, r.deviceId, r.requestId, r.method, r.params,
       r.oneway ? 1 : 0, r.persistent ? 1 : 0, r.status, r.expirationTime, r.createdTime, r.response, r.retries,

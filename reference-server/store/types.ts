@@ -8,6 +8,13 @@ import type { Schema } from '../../spec/types.js';
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+/** A device's saved state keys (Store.savedStates). */
+export interface SavedState {
+  deviceId: string;
+  createdTime: number;
+  entries: KvEntry[];
+}
+
 /** A write names a row (a device) deleted while the request was on its way. */
 export class DeletedMeanwhile extends Error {}
 
@@ -77,7 +84,8 @@ export interface DeviceRecord {
   customerId: string | null;
   firmwareId: string | null;
   softwareId: string | null;
-  additionalInfo: JsonObject | null;
+  /** Any JSON (ThingsBoard's JsonNode). */
+  additionalInfo: JsonValue | null;
   /** ThingsBoard's DeviceData as saved; null: the DEFAULT one for the profile's transport type. */
   deviceData: JsonObject | null;
   externalId: string | null;
@@ -155,7 +163,8 @@ export interface OtaRecord {
   checksumAlgorithm: Schema<'ChecksumAlgorithm'> | null;
   checksum: string | null;
   dataSize: number | null;
-  additionalInfo: JsonObject | null;
+  /** Any JSON (ThingsBoard's JsonNode). */
+  additionalInfo: JsonValue | null;
   externalId: string | null;
   createdTime: number;
 }
@@ -175,7 +184,8 @@ export interface Contact {
 export interface CustomerRecord extends Contact {
   id: string;
   title: string;
-  additionalInfo: JsonObject | null;
+  /** Any JSON (ThingsBoard's JsonNode). */
+  additionalInfo: JsonValue | null;
   externalId: string | null;
   version: number;
   createdTime: number;
@@ -191,7 +201,8 @@ export interface UserRecord {
   firstName: string | null;
   lastName: string | null;
   phone: string | null;
-  additionalInfo: JsonObject | null;
+  /** Any JSON (ThingsBoard's JsonNode). */
+  additionalInfo: JsonValue | null;
   version: number;
   /** scrypt hash `salt:hash` (hex); null for users that only get tokens from an admin. */
   passwordHash: string | null;
@@ -245,6 +256,9 @@ export interface DeviceFilter {
   /** Only devices without a package of their own (set to true to apply). */
   withoutFirmware?: boolean;
   withoutSoftware?: boolean;
+  /** Only the devices among these ids, or only those not among them (device infos' `active`). */
+  among?: string[];
+  notAmong?: string[];
 }
 
 export interface UserFilter {
@@ -369,10 +383,10 @@ export interface Store {
   deleteAttributes(deviceId: string, scope: Scope, keys: string[]): string[];
   attributes(deviceId: string, scope: Scope, keys?: string[]): KvEntry[];
   /**
-   * The devices whose server attribute (or latest telemetry, every answered write included) `key` is
-   * the boolean true (device state).
+   * Every device, with those of `keys` it has saved as server attributes or as latest telemetry
+   * (device-state.ts reads the fleet's state once, at start).
    */
-  devicesFlagged(key: string, where: 'SERVER_SCOPE' | 'TELEMETRY'): Promise<string[]>;
+  savedStates(keys: string[], where: 'SERVER_SCOPE' | 'TELEMETRY'): Promise<SavedState[]>;
   /** Attribute keys of one scope, sorted; or of every scope, scope by scope (CLIENT, SERVER, SHARED). */
   attributeKeys(deviceId: string, scope?: Scope): string[];
 

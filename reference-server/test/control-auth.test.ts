@@ -29,13 +29,15 @@ describe('the contract and the handlers', () => {
     const contract = await loadContract();
     const store = createSqliteStore(':memory:');
     const polls = createLongPolls();
+    const deviceState = createDeviceState(store, validateConfig({}), () => undefined);
     const ctx: ServerContext = {
-      config: validateConfig({ db: ':memory:' }), listening: {}, store, deviceState: createDeviceState(store, validateConfig({}), () => undefined), polls, rpc: createRpcService(store, polls),
-      attributes: createAttributeService(store, polls), rules: createRuleEngine(store),
+      config: validateConfig({ db: ':memory:' }), listening: {}, store, deviceState, polls, rpc: createRpcService(store, polls),
+      attributes: createAttributeService(store, polls, deviceState), rules: createRuleEngine(store),
     };
     const handlers = { ...deviceApiHandlers(ctx), ...createControlApi(ctx).handlers };
     const operations = contract.operations.map((op) => op.operationId).sort();
     expect(Object.keys(handlers).sort()).toEqual(operations);
+    await deviceState.close();
     await store.close();
   });
 });

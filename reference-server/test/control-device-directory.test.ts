@@ -31,7 +31,13 @@ describe('customer assignment', () => {
     expect(page.data.map((d) => d.name)).not.toContain(other.name);
 
     const infos = (await api('GET', `/api/customer/${customerId}/deviceInfos?pageSize=10`)).json() as Page<Record<string, unknown>>;
-    expect(infos.data).toEqual([expect.objectContaining({ name: device.name, customerTitle: 'acme', customerIsPublic: false, deviceProfileName: 'default' })]);
+    expect(infos.data).toEqual([expect.objectContaining({ name: device.name, customerTitle: 'acme', customerIsPublic: false, deviceProfileName: 'default', active: false })]);
+    const activeOnes = (await api('GET', `/api/customer/${customerId}/deviceInfos?pageSize=10&active=true`)).json() as Page<DeviceJson>;
+    expect(activeOnes.totalElements).toBe(0);
+    await call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes`);
+    await server.ctx.deviceState.flush();
+    const nowActive = (await api('GET', `/api/customer/${customerId}/deviceInfos?pageSize=10&active=true`)).json() as Page<DeviceJson>;
+    expect(nowActive.data.map((d) => d.name)).toEqual([device.name]);
 
     const back = await api('DELETE', `/api/customer/device/${device.id}`);
     expect(back.json()).toMatchObject({ customerId: { id: NULL_UUID } });
@@ -59,9 +65,17 @@ describe('device infos, types and lookups', () => {
     const profileId = server.ctx.store.profileByName('meter')!.id;
     const byProfile = (await api('GET', `/api/tenant/deviceInfos?pageSize=10&deviceProfileId=${profileId}`)).json() as Page<{ name: string }>;
     expect(byProfile.data.map((d) => d.name)).toEqual([device.name]);
-    const active = await api('GET', '/api/tenant/deviceInfos?pageSize=10&active=true');
-    expect(active.status).toBe(400);
-    expect(active.json()).toMatchObject({ message: expect.stringContaining('activity') });
+    expect(info).toMatchObject({ active: false });
+    const names = async (query: string) => ((await api('GET', `/api/tenant/deviceInfos?pageSize=10&type=meter&${query}`)).json() as Page<{ name: string }>).data.map((d) => d.name);
+    expect(await names('active=true')).toEqual([]);
+    expect(await names('active=false')).toEqual([device.name]);
+    // A device request makes it active (the device state), read back through the info and both filters.
+    await call(server.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 1 });
+    await server.ctx.deviceState.flush();
+    expect((await api('GET', `/api/device/info/${device.id}`)).json()).toMatchObject({ active: true });
+    expect(await names('active=true')).toEqual([device.name]);
+    expect(await names('active=false')).toEqual([]);
+    expect((await api('GET', '/api/tenant/deviceInfos?pageSize=10&active=maybe')).status).toBe(400);
 
     const types = (await api('GET', '/api/device/types')).json() as { entityType: string; type: string }[];
     expect(types).toEqual(expect.arrayContaining([{ entityType: 'DEVICE', type: 'meter' }, { entityType: 'DEVICE', type: 'default' }]));

@@ -1,6 +1,8 @@
 // Device state over real sockets (ThingsBoard's DefaultDeviceStateService): inactive when created,
-// active on a message, inactive again after the timeout (the default or the device's own), connects
-// and disconnects from long polls, and the same keys as telemetry with --persist-state-to-telemetry.
+// active on a request, inactive again after the timeout (the default or the device's own, applied as
+// soon as it changes), no connects or disconnects over HTTP, every device watched after a restart,
+// and the same keys as telemetry with --persist-state-to-telemetry.
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
 import { adminApi, newDeviceVia, openPolls, type Api } from './control-helpers.js';
@@ -61,34 +63,73 @@ describe('device state as server attributes', () => {
     expect(await serverAttributes(slow.id)).toMatchObject({ active: true });
   });
 
-  it('records a connect when a long poll opens and a disconnect when the last one ends', async () => {
+  it('applies a changed inactivityTimeout at once: an expired device goes inactive, a deleted timeout brings the default back', async () => {
+    const device = await newDeviceVia(api);
+    await call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes`);
+    await server.ctx.deviceState.flush();
+    expect(server.ctx.deviceState.isActive(device.id)).toBe(true);
+    // A timeout of 1 ms has passed already: inactive without waiting for the next check.
+    await api('POST', `/api/plugins/telemetry/DEVICE/${device.id}/attributes/SERVER_SCOPE`, { inactivityTimeout: 1 });
+    await vi.waitFor(() => expect(server.ctx.deviceState.isActive(device.id)).toBe(false), { timeout: 1000, interval: 5 });
+    await server.ctx.deviceState.flush();
+    expect(await serverAttributes(device.id)).toMatchObject({ active: false, inactivityAlarmTime: expect.any(Number) });
+    // Back to the 600 s default: the last activity is recent, so the device is active again (checkAndUpdateState).
+    await api('DELETE', `/api/plugins/telemetry/DEVICE/${device.id}/SERVER_SCOPE?keys=inactivityTimeout`);
+    expect(server.ctx.deviceState.isActive(device.id)).toBe(true);
+    await server.ctx.deviceState.flush();
+    expect(await serverAttributes(device.id)).toMatchObject({ active: true });
+  });
+
+  it('takes no request for a connect or a disconnect: long polls and reads are activity, as over ThingsBoard\'s HTTP transport', async () => {
     const device = await newDeviceVia(api);
     const poll = call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes/updates?timeout=20000`);
     await openPolls(server, 'attributes', 1);
     await server.ctx.deviceState.flush();
     const open = await serverAttributes(device.id);
-    expect(open).toMatchObject({ active: true });
-    expect(open.lastConnectTime).toEqual(expect.any(Number));
-    expect(open).not.toHaveProperty('lastDisconnectTime');
+    expect(open).toMatchObject({ active: true, lastActivityTime: expect.any(Number) });
     await api('POST', `/api/plugins/telemetry/DEVICE/${device.id}/attributes/SHARED_SCOPE`, { mode: 'eco' });
     expect((await poll).status).toBe(200);
+    await call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes?sharedKeys=mode`);
     await server.ctx.deviceState.flush();
-    const closed = await serverAttributes(device.id);
-    expect(closed.lastDisconnectTime).toBeGreaterThanOrEqual(Number(open.lastConnectTime));
+    const after = await serverAttributes(device.id);
+    expect(after.lastActivityTime).toBeGreaterThanOrEqual(Number(open.lastActivityTime));
+    expect(Object.keys(after).sort()).toEqual(['active', 'lastActivityTime']);
   });
 
-  it('watches the devices saved active after a restart, so that they go inactive without a message', async () => {
+  it('counts no firmware or software download as activity, as ThingsBoard\'s transport records none for an OTA package request', async () => {
+    const device = await newDeviceVia(api);
+    for (const kind of ['firmware', 'software']) {
+      const res = await call(server.httpUrl, 'GET', `/api/v1/${device.token}/${kind}?title=fw&version=1`);
+      expect(res.status).toBe(404);
+    }
+    await server.ctx.deviceState.flush();
+    expect(server.ctx.deviceState.isActive(device.id)).toBe(false);
+    expect(await serverAttributes(device.id)).toEqual({ active: false });
+    await call(server.httpUrl, 'POST', `/api/v1/${device.token}/claim`, {});
+    await server.ctx.deviceState.flush();
+    expect(await serverAttributes(device.id)).toEqual({ active: true, lastActivityTime: expect.any(Number) });
+  });
+
+  it('watches every device after a restart: one saved active goes inactive, one never active gets its inactivityAlarmTime', async () => {
     const dir = tempDir();
     const first = await startTestServer({}, dir);
     const firstApi = await adminApi(first);
-    const device = await newDeviceVia(firstApi);
-    await call(first.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 1 });
+    const seen = await newDeviceVia(firstApi);
+    const never = await newDeviceVia(firstApi);
+    await call(first.httpUrl, 'POST', `/api/v1/${seen.token}/telemetry`, { t: 1 });
     await stopTestServer(first, false);
     const second = await startTestServer({}, dir);
     try {
-      await second.ctx.deviceState.check(Date.now() + 600_000);
-      const res = await (await adminApi(second))('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/SERVER_SCOPE?keys=active`);
-      expect(res.json()).toMatchObject([{ key: 'active', value: false }]);
+      expect(second.ctx.deviceState.isActive(seen.id)).toBe(true);
+      const later = Date.now() + 600_000;
+      await second.ctx.deviceState.check(later);
+      const secondApi = await adminApi(second);
+      const read = async (id: string) => Object.fromEntries(((await secondApi('GET', `/api/plugins/telemetry/DEVICE/${id}/values/attributes/SERVER_SCOPE`)).json() as Attribute[]).map((a) => [a.key, a.value]));
+      expect(await read(seen.id)).toMatchObject({ active: false, inactivityAlarmTime: later });
+      expect(await read(never.id)).toEqual({ active: false, inactivityAlarmTime: later });
+      // Reported once: a later check saves nothing more.
+      await second.ctx.deviceState.check(later + 600_000);
+      expect(await read(never.id)).toEqual({ active: false, inactivityAlarmTime: later });
     } finally {
       await stopTestServer(second);
     }
@@ -97,7 +138,7 @@ describe('device state as server attributes', () => {
 
 describe('the timers', () => {
   it('save the marks and check the timeouts on their own', async () => {
-    const own = await startTestServer({ stateFlushIntervalMs: 20, stateCheckIntervalMs: 20 });
+    const own = await startTestServer({ activityReportIntervalMs: 20, stateCheckIntervalMs: 20 });
     try {
       const ownApi = await adminApi(own);
       const device = await newDeviceVia(ownApi);
@@ -111,27 +152,72 @@ describe('the timers', () => {
   });
 });
 
-describe('device state as telemetry', () => {
-  it('keeps the same keys as latest telemetry, and the timeout as a server attribute', async () => {
-    const own = await startTestServer({ persistStateToTelemetry: true });
+describe('a store that cannot take writes', () => {
+  it('keeps the saves another process blocks, logs the spell once rather than each batch, and saves them once it can', async () => {
+    const warnings: string[] = [];
+    const logStream = { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) };
+    const own = await startTestServer({ logLevel: 'warn' }, tempDir(), { logStream });
     try {
       const ownApi = await adminApi(own);
       const device = await newDeviceVia(ownApi);
-      await call(own.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 1 });
+      expect((await call(own.httpUrl, 'GET', `/api/v1/${device.token}/attributes`)).status).toBe(200);
+      const state = async () => Object.fromEntries(((await ownApi('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/SERVER_SCOPE`)).json() as Attribute[]).map((a) => [a.key, a.value]));
+      // Another process holds the database's write lock: each batch waits out SQLite's busy timeout and is refused.
+      const other = new Database(own.dbPath);
+      other.prepare('BEGIN IMMEDIATE').run();
+      try {
+        await own.ctx.deviceState.flush();
+        await own.ctx.deviceState.flush();
+      } finally {
+        other.prepare('ROLLBACK').run();
+        other.close();
+      }
+      expect(own.ctx.deviceState.isActive(device.id)).toBe(true);
+      expect(await state()).toEqual({ active: false });
+      expect(warnings).toEqual([`the store (${own.dbPath}) cannot take writes: another process holds the database (SQLITE_BUSY); writes answer 503 until it can, reads go on`]);
       await own.ctx.deviceState.flush();
-      const latest = (await ownApi('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=active,lastActivityTime,t`)).json() as Record<string, { value: unknown }[]>;
-      expect(latest.active[0].value).toBe('true');
-      expect(Number(latest.lastActivityTime[0].value)).toBeGreaterThan(0);
-      expect((await ownApi('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/SERVER_SCOPE`)).json()).toEqual([]);
+      expect(await state()).toEqual({ active: true, lastActivityTime: expect.any(Number) });
     } finally {
       await stopTestServer(own);
+    }
+  }, 30_000);
+});
+
+describe('device state as telemetry', () => {
+  it('keeps the same keys as latest telemetry, and the timeout as a server attribute, across a restart', async () => {
+    const dir = tempDir();
+    const own = await startTestServer({ persistStateToTelemetry: true }, dir);
+    const ownApi = await adminApi(own);
+    const device = await newDeviceVia(ownApi);
+    await ownApi('POST', `/api/plugins/telemetry/DEVICE/${device.id}/attributes/SERVER_SCOPE`, { inactivityTimeout: 60_000 });
+    await call(own.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 1 });
+    await own.ctx.deviceState.flush();
+    const latest = (await ownApi('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=active,lastActivityTime,t`)).json() as Record<string, { value: unknown }[]>;
+    expect(latest.active[0].value).toBe('true');
+    const seen = Number(latest.lastActivityTime[0].value);
+    expect(seen).toBeGreaterThan(0);
+    expect((await ownApi('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/SERVER_SCOPE`)).json()).toMatchObject([{ key: 'inactivityTimeout' }]);
+    await stopTestServer(own, false);
+
+    const again = await startTestServer({ persistStateToTelemetry: true }, dir);
+    try {
+      expect(again.ctx.deviceState.isActive(device.id)).toBe(true);
+      // The device's own 60 s, read back at start, not the 600 s default.
+      await again.ctx.deviceState.check(seen + 60_000);
+      expect(again.ctx.deviceState.isActive(device.id)).toBe(false);
+      const after = (await (await adminApi(again))('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=active,inactivityAlarmTime`)).json() as Record<string, { value: unknown }[]>;
+      expect(after).toMatchObject({ active: [{ value: 'false' }], inactivityAlarmTime: [{ value: String(seen + 60_000) }] });
+    } finally {
+      await stopTestServer(again);
     }
   });
 });
 
 describe('configuration', () => {
-  it('names a bad timeout or check interval by its dhi serve option', () => {
+  it('names a bad timeout or interval by its dhi serve option, and reports activity every 3 s by default as ThingsBoard', () => {
     expect(() => validateConfig({ inactivityTimeoutMs: 0 })).toThrow(new ConfigError('--inactivity-timeout', 'expected an integer in 1..9007199254740991, got 0'));
     expect(() => validateConfig({ stateCheckIntervalMs: 1.5 })).toThrow(ConfigError);
+    expect(() => validateConfig({ activityReportIntervalMs: 0 })).toThrow(new ConfigError('--activity-report-interval', 'expected an integer in 1..2147483647, got 0'));
+    expect(validateConfig({}).activityReportIntervalMs).toBe(3000);
   });
 });

@@ -45,7 +45,7 @@ const WHEN_ASKED = 2 ** 31 - 1;
 export async function startTestServer(config: Partial<ServerConfig> = {}, dir = tempDir(), options: StartOptions = {}): Promise<TestServer> {
   const dbPath = join(dir, 'dhi.db');
   // Device state is saved when a test asks (or the server stops), so that no key list changes under a test.
-  const state = { stateFlushIntervalMs: WHEN_ASKED, stateCheckIntervalMs: WHEN_ASKED };
+  const state = { activityReportIntervalMs: WHEN_ASKED, stateCheckIntervalMs: WHEN_ASKED };
   const server = await startServer({ host: '127.0.0.1', port: 0, httpsPort: -1, db: dbPath, logLevel: 'silent', ...state, ...config }, options);
   return { ...server, ctx: server.app.dhi, dbPath, dir };
 }

@@ -211,12 +211,13 @@ describe('time series keyed by integers', () => {
     });
   });
 
-  it('finds the devices flagged by a latest value still in the log (device state at start-up)', async () => {
+  it('reads the saved device state from latest values still in the log (device state at start-up)', async () => {
     await withDevice(async (store, device) => {
+      const saved = async () => (await store.savedStates(['active'], 'TELEMETRY')).find((s) => s.deviceId === device.id)?.entries.map(({ key, ts, value }) => [key, ts, value]);
       await writeTelemetry(store, device.id, [{ key: 'active', ts: 1, type: 'BOOLEAN', value: true }]);
-      expect(await store.devicesFlagged('active', 'TELEMETRY')).toEqual([device.id]);
+      expect(await saved()).toEqual([['active', 1, true]]);
       await writeTelemetry(store, device.id, [{ key: 'active', ts: 2, type: 'BOOLEAN', value: false }]);
-      expect(await store.devicesFlagged('active', 'TELEMETRY')).toEqual([]);
+      expect(await saved()).toEqual([['active', 2, false]]);
     });
   });
 
