@@ -44,7 +44,7 @@ export interface BuildOptions {
 
 /** The store of config.db, with the server's TTL and the metrics' hook. */
 export const openStore = (config: Readonly<ServerConfig>, metrics?: ServerMetrics): Store =>
-  createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch, ttlSeconds: config.ttlSeconds });
+  createSqliteStore(config.db, { onCommitBatch: metrics?.commitBatch, ttlSeconds: config.ttlSeconds, rpcTtlSeconds: config.rpcTtlSeconds });
 
 export async function buildApp(input: Partial<ServerConfig> = {}, options: BuildOptions = {}): Promise<FastifyInstance> {
   const config = validateConfig(input);
@@ -90,7 +90,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   app.decorate('dhi', ctx);
   app.decorateRequest('device', null as unknown as DeviceRecord);
   app.decorateRequest('rawBody', null);
-  metrics?.register(app, polls);
+  metrics?.register(app, polls, ctx.rpc);
   app.setValidatorCompiler(createBodyValidator());
   app.setErrorHandler(errorHandler);
 
@@ -181,11 +181,10 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   });
 
   // Open polls are answered before the listener closes (408: clients re-poll elsewhere).
-  app.addHook('preClose', (done) => {
+  app.addHook('preClose', async () => {
     closing = true;
     ctx.polls.endAll();
-    ctx.rpc.close();
-    done();
+    await ctx.rpc.close();
   });
   // A store that cannot take writes is one warning when it begins and one when it ends, not a line
   // per refused request (errors.ts answers each 503).

@@ -37,6 +37,7 @@ export interface ServeOptions {
   /** Serve Prometheus metrics at GET /metrics on the HTTP listener. */
   metrics?: boolean;
   ttl?: number;
+  rpcTtl?: number;
 }
 
 export function configFromOptions(options: ServeOptions): Partial<ServerConfig> {
@@ -68,6 +69,7 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
     logLevel: options.logLevel as ServerConfig['logLevel'] | undefined,
     metrics: options.metrics,
     ttlSeconds: options.ttl,
+    rpcTtlSeconds: options.rpcTtl,
   };
 }
 

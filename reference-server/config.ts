@@ -67,6 +67,11 @@ export interface ServerConfig {
   metrics: boolean;
   /** Time-series values older than this many seconds are deleted (ThingsBoard's ts_key_value_ttl; 0: kept). */
   ttlSeconds: number;
+  /**
+   * Ended persistent RPCs older than this many seconds are deleted (ThingsBoard's RpcCleanUpService
+   * with the tenant profile's rpcTtlDays; 0: kept, as ThingsBoard's default tenant profile keeps them).
+   */
+  rpcTtlSeconds: number;
 }
 
 export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
@@ -102,6 +107,7 @@ export const defaultConfig: Readonly<ServerConfig> = Object.freeze({
   logLevel: 'warn',
   metrics: false,
   ttlSeconds: 0,
+  rpcTtlSeconds: 0,
 });
 
 export class ConfigError extends Error {
@@ -148,6 +154,7 @@ export function validateConfig(input: Partial<ServerConfig> = {}): Readonly<Serv
   checkInt('serverRpcMinTimeoutMs', config.serverRpcMinTimeoutMs, 0);
   checkInt('jwtTtlSeconds', config.jwtTtlSeconds, 1);
   checkInt('--ttl', config.ttlSeconds, 0);
+  checkInt('--rpc-ttl', config.rpcTtlSeconds, 0);
   if (!config.db) throw new ConfigError('--db', 'must be a file path or :memory:');
   if (Boolean(config.tlsCert) !== Boolean(config.tlsKey)) {
     throw new ConfigError(config.tlsCert ? '--tls-key' : '--tls-cert', '--tls-cert and --tls-key go together');

@@ -1,6 +1,6 @@
 // `dhi serve --metrics`: the server's own figures in the Prometheus text format at GET /metrics,
 // through prom-client (one registry per server, so that several servers in one process stay apart):
-// requests by route and status with their latency, the polls held open, the size of each group
+// requests by route and status with their latency, the polls and server RPCs held open, the size of each group
 // commit, and Node's process metrics. Off by default; when off, no hook runs and nothing is counted.
 //
 // Requests are counted by one histogram (its _count per method, route and status), as Micrometer's
@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { LongPolls, PollKind } from './long-poll.js';
+import type { RpcService } from './rpc-service.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -23,8 +24,8 @@ export interface ServerMetrics {
   registry: Registry;
   /** The store's group commit calls this with the number of writes of each batch it commits. */
   commitBatch(writes: number): void;
-  /** Counts every request, serves GET /metrics, and reads the open polls when scraped. */
-  register(app: FastifyInstance, polls: LongPolls): void;
+  /** Counts every request, serves GET /metrics, and reads the open polls and RPCs when scraped. */
+  register(app: FastifyInstance, polls: LongPolls, rpc: RpcService): void;
 }
 
 export function createServerMetrics(): ServerMetrics {
@@ -33,6 +34,7 @@ export function createServerMetrics(): ServerMetrics {
   const duration = new Histogram({ name: 'dhi_http_request_duration_seconds', help: 'Requests answered (_count) and the time from each one\'s arrival to its answer (a long poll\'s includes its wait), by method, route (the path pattern: no token) and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers: [registry] });
   const batches = new Histogram({ name: 'dhi_store_commit_batch_writes', help: 'Writes committed together in one transaction and one fsync (group commit)', buckets: BATCH_BUCKETS, registers: [registry] });
   let polls: LongPolls | undefined;
+  let rpcs: RpcService | undefined;
   new Gauge({
     name: 'dhi_open_polls',
     help: 'Long polls held open: attribute updates and server RPC (devices), device-side RPC waiting for a rule (clientRpc)',
@@ -41,6 +43,17 @@ export function createServerMetrics(): ServerMetrics {
     collect() {
       const open = polls?.size();
       for (const kind of POLL_KINDS) this.set({ kind }, open?.[kind] ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'dhi_open_rpcs',
+    help: 'Server-side RPCs live in memory: queued for a poll, and delivered two-way ones awaiting the device\'s reply',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const open = rpcs?.size();
+      this.set({ state: 'queued' }, open?.queued ?? 0);
+      this.set({ state: 'awaiting' }, open?.awaiting ?? 0);
     },
   });
 
@@ -73,8 +86,9 @@ export function createServerMetrics(): ServerMetrics {
   return {
     registry,
     commitBatch: (writes) => batches.observe(writes),
-    register(app, open) {
+    register(app, open, rpc) {
       polls = open;
+      rpcs = rpc;
       app.addHook('onRoute', (route) => {
         if (route.url === METRICS_PATH) return;
         route.onResponse = [...[route.onResponse ?? []].flat(), hookFor(route.url)];

@@ -2,21 +2,24 @@
 // attribute and RPC long polls, shared attributes and server RPC from the driver, client RPC) against
 // `dhi serve` in a child process, to show that it stays flat. Each minute it records the server's
 // resident memory and open descriptors, the sizes of the database and its WAL (the peaks of samples
-// taken every 5 s), and the requests, errors and p99 latency of each path in that minute. At the end:
-// the verdict of the issue's goals after the warm-up (RSS and descriptors within 10 %, the WAL
-// bounded, p99 steady, no error). JSON in reports/bench-soak/<timestamp>.json.
+// taken every 5 s), the rows of the rpc table, and the requests, errors (by path and the simulator's
+// error class) and p99 latency of each path in that minute. At the end: the verdict of the issue's
+// goals after the warm-up (RSS and descriptors within 10 %, the WAL bounded, p99 steady, no error,
+// and with --ttl the database within 10 % once the TTL window is full, its growth per minute
+// reported). JSON in reports/bench-soak/<timestamp>.json.
 //
 //   npm run bench:soak -- --duration 60m --devices 2000 --interval 1000 --ttl 300
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Command } from 'commander';
 import { durationMs, integer } from '../../cli/option-parsers.js';
 import { configFromOptions } from '../../simulator/cli.js';
 import { runSimulation } from '../../simulator/engine.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS } from '../../simulator/simulation.js';
 import { addEncoded, createHistogram, latencyStats } from '../../simulator/histograms.js';
-import { errorTotal, type MetricsDelta, type PathName } from '../../simulator/metrics.js';
+import { errorTotal, type ErrorClass, type MetricsDelta, type PathName } from '../../simulator/metrics.js';
 import { WAL_CHECKPOINT_PAGES } from '../store/sqlite-connection.js';
 import { startServe } from './serve-process.js';
 import { peakOf, sampleServer, type ServerSample } from './soak-sample.js';
@@ -43,38 +46,47 @@ interface SoakOptions {
   ttl: number;
 }
 
+type ErrorCounts = Partial<Record<ErrorClass, number>>;
+
 interface Minute {
   minute: number;
   server: ServerSample;
+  /** Rows of the rpc table at the minute's end (only persistent RPCs are stored). */
+  rpcRows: number;
   requests: number;
   errors: number;
+  /** The errors by path and class ('timeout', 'status 503', ...): what each error was. */
+  errorClasses: Partial<Record<PathName, ErrorCounts>>;
   p99Ms: Partial<Record<PathName, number>>;
 }
 
 /** Measurements of the current minute, folded from the simulator's deltas. */
 function createWindow() {
-  let paths = new Map<PathName, { ok: number; errors: number; histogram: Histogram }>();
+  let paths = new Map<PathName, { ok: number; errors: number; classes: ErrorCounts; histogram: Histogram }>();
   return {
     absorb(delta: MetricsDelta) {
       for (const phase of [delta.warmup, delta.steady]) {
         for (const [path, d] of Object.entries(phase) as [PathName, NonNullable<(typeof phase)[PathName]>][]) {
           let cell = paths.get(path);
-          if (!cell) paths.set(path, (cell = { ok: 0, errors: 0, histogram: createHistogram() }));
+          if (!cell) paths.set(path, (cell = { ok: 0, errors: 0, classes: {}, histogram: createHistogram() }));
           cell.ok += d.ok;
           cell.errors += errorTotal(d.errors);
+          for (const [kind, n] of Object.entries(d.errors) as [ErrorClass, number][]) cell.classes[kind] = (cell.classes[kind] ?? 0) + n;
           addEncoded(cell.histogram, d.histogram);
         }
       }
     },
-    close(minute: number, server: ServerSample): Minute {
+    close(minute: number, server: ServerSample, rpcRows: number): Minute {
       const closed = paths;
       paths = new Map();
       const cells = [...closed.entries()];
       return {
         minute,
         server,
+        rpcRows,
         requests: cells.reduce((n, [, c]) => n + c.ok + c.errors, 0),
         errors: cells.reduce((n, [, c]) => n + c.errors, 0),
+        errorClasses: Object.fromEntries(cells.filter(([, c]) => c.errors > 0).map(([path, c]) => [path, c.classes])),
         p99Ms: Object.fromEntries(cells.map(([path, c]) => [path, latencyStats(c.histogram).p99])),
       };
     },
@@ -84,9 +96,39 @@ function createWindow() {
 const spread = (values: number[]) => (values.length ? Math.max(...values) / Math.max(1, Math.min(...values)) : 1);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+/** Least-squares slope of the database size, bytes a minute. */
+function growthPerMinute(minutes: Minute[]): number {
+  if (minutes.length < 2) return 0;
+  const xs = minutes.map((m) => m.minute);
+  const ys = minutes.map((m) => m.server.dbBytes);
+  const [mx, my] = [xs.reduce((a, b) => a + b) / xs.length, ys.reduce((a, b) => a + b) / ys.length];
+  const covariance = xs.reduce((n, x, i) => n + (x - mx) * (ys[i] - my), 0);
+  return Math.round(covariance / xs.reduce((n, x) => n + (x - mx) ** 2, 0));
+}
+
+/**
+ * The database's trend after the warm-up and once the TTL window is full (values older than the TTL
+ * are being deleted as fast as new ones come): flat within 10 %. Without --ttl the time series grow
+ * by design: the growth is reported, not judged.
+ */
+function databaseTrend(minutes: Minute[], warmupMinutes: number, ttlSeconds: number) {
+  const from = Math.max(warmupMinutes, Math.ceil(ttlSeconds / 60) + 1);
+  const window = minutes.filter((m) => m.minute > from);
+  const spreadOf = spread(window.map((m) => m.server.dbBytes));
+  return {
+    afterMinute: from,
+    growthBytesPerMinute: growthPerMinute(window),
+    spread: spreadOf,
+    rpcRowsAtEnd: minutes.at(-1)?.rpcRows ?? 0,
+    judged: ttlSeconds > 0,
+    flat: ttlSeconds === 0 || (window.length > 0 && spreadOf <= FLAT),
+  };
+}
+
 /** The goals, over the minutes after the warm-up. */
-function verdictOf(minutes: Minute[], warmupMinutes: number) {
+function verdictOf(minutes: Minute[], warmupMinutes: number, ttlSeconds: number) {
   const steady = minutes.filter((m) => m.minute > warmupMinutes);
+  const db = databaseTrend(minutes, warmupMinutes, ttlSeconds);
   const rssSpread = spread(steady.map((m) => m.server.rssBytes));
   const fdSpread = spread(steady.map((m) => m.server.openFds));
   const walPeak = Math.max(0, ...minutes.map((m) => m.server.walBytes));
@@ -102,9 +144,10 @@ function verdictOf(minutes: Minute[], warmupMinutes: number) {
     rss: { spread: rssSpread, flat: rssSpread <= FLAT },
     openFds: { spread: fdSpread, flat: fdSpread <= FLAT },
     wal: { peakBytes: walPeak, boundBytes: WAL_BOUND_BYTES, bounded: walPeak <= WAL_BOUND_BYTES },
+    db,
     p99,
     errors,
-    passed: steady.length > 0 && rssSpread <= FLAT && fdSpread <= FLAT && walPeak <= WAL_BOUND_BYTES && errors === 0 && Object.values(p99).every((p) => p.steady),
+    passed: steady.length > 0 && rssSpread <= FLAT && fdSpread <= FLAT && walPeak <= WAL_BOUND_BYTES && db.flat && errors === 0 && Object.values(p99).every((p) => p.steady),
   };
 }
 
@@ -114,6 +157,9 @@ async function soak(options: SoakOptions): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-soak-'));
   const db = join(dir, 'soak.db');
   const serve = await startServe(db, false, ['--ttl', String(options.ttl)]);
+  // A reader of its own: the rpc table's rows at each minute's end.
+  const reader = new Database(db, { readonly: true, fileMustExist: true });
+  const countRpcs = reader.prepare('SELECT count(*) FROM rpc').pluck();
   const startedAt = new Date().toISOString();
   const window = createWindow();
   const minutes: Minute[] = [];
@@ -123,11 +169,12 @@ async function soak(options: SoakOptions): Promise<void> {
   const closeMinute = () => {
     minuteStarted = Date.now();
     samples.push(sampleServer(serve.child.pid!, db));
-    const minute = window.close(minutes.length + 1, peakOf(samples));
+    const minute = window.close(minutes.length + 1, peakOf(samples), countRpcs.get() as number);
     samples = [];
     minutes.push(minute);
     const p99 = Object.entries(minute.p99Ms).map(([path, ms]) => `${path} ${ms}`).join(', ');
-    console.log(`minute ${minute.minute}: RSS ${mb(minute.server.rssBytes)} MB, ${minute.server.openFds} fds, db ${mb(minute.server.dbBytes)} MB, WAL ${mb(minute.server.walBytes)} MB, ${minute.requests} requests, ${minute.errors} errors, p99 ms: ${p99}`);
+    const classes = Object.entries(minute.errorClasses).flatMap(([path, counts]) => Object.entries(counts).map(([kind, n]) => `${path} ${kind} ${n}`));
+    console.log(`minute ${minute.minute}: RSS ${mb(minute.server.rssBytes)} MB, ${minute.server.openFds} fds, db ${mb(minute.server.dbBytes)} MB (${minute.rpcRows} rpc rows), WAL ${mb(minute.server.walBytes)} MB, ${minute.requests} requests, ${minute.errors} errors${classes.length ? ` (${classes.join(', ')})` : ''}, p99 ms: ${p99}`);
   };
   const minuteTimer = setInterval(closeMinute, MINUTE_MS);
   try {
@@ -148,9 +195,10 @@ async function soak(options: SoakOptions): Promise<void> {
   }
   // The last, partial minute counts when it holds more than half a minute of the run.
   if (Date.now() - minuteStarted > MINUTE_MS / 2) closeMinute();
+  reader.close();
   serve.child.kill('SIGTERM');
   const exitCode = await serve.exited;
-  const verdict = verdictOf(minutes, Math.ceil(options.warmup / MINUTE_MS));
+  const verdict = verdictOf(minutes, Math.ceil(options.warmup / MINUTE_MS), options.ttl);
   const results = { startedAt, node: process.version, options, serverExitCode: exitCode, minutes, verdict };
   const out = join('reports', 'bench-soak');
   mkdirSync(out, { recursive: true });

@@ -108,7 +108,7 @@ export function insertDevice(store: Store, device: DeviceRecord): void {
 }
 
 export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers {
-  const { store, polls } = ctx;
+  const { store, polls, rpc } = ctx;
   const found = ({ deviceId }: { deviceId: string }) => deviceOr404(store, deviceId);
   const run = (arg: SaveArg) => {
     const saved = save(store, arg);
@@ -146,6 +146,7 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
       await store.write(() => store.deleteDevice(device.id));
       polls.endDevice(device.id);
       ctx.deviceState.deleted(device.id);
+      rpc.forgetDevice(device.id);
       return reply.code(200).send();
     },
 

@@ -81,7 +81,7 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
     const { body } = request;
     const timeout = body.timeout ?? config.serverRpcDefaultTimeoutMs;
     const now = Date.now();
-    const { rpc: stored, outcome } = await rpc.submit(device, {
+    const { rpc: taken, outcome } = await rpc.submit(device, {
       method: body.method,
       params: memberText(body, 'params'),
       oneway,
@@ -90,13 +90,15 @@ export function rpcHandlers({ store, rpc, config }: ServerContext): Handlers {
       retries: body.retries ?? 0,
       additionalInfo: body.additionalInfo == null ? null : memberText(body, 'additionalInfo'),
     });
-    if (stored.persistent) return reply.code(200).send({ rpcId: stored.id });
+    if (taken.persistent) return reply.code(200).send({ rpcId: taken.id });
     return respond(reply, version, await outcome);
   };
 
+  // Only persistent commands are stored: a non-persistent one's id is as unknown as ThingsBoard's
+  // (checkRpcId finds no row), live or not.
   const persistent = (rpcId: string): RpcRecord => {
     const found = store.rpcById(rpcId);
-    if (!found?.persistent) throw notFound(`Rpc with id [${rpcId}] is not found`);
+    if (!found) throw notFound(`Rpc with id [${rpcId}] is not found`);
     return found;
   };
 

@@ -56,7 +56,7 @@ const LIST_SPECS: { [L in ListName]: Spec<L> } = {
   rpcs: {
     from: 'rpc',
     select: '*',
-    where: 'device_id = @deviceId AND persistent = 1',
+    where: 'device_id = @deviceId',
     searchIn: ['method'],
     sorts: { createdTime: 'created_time', expirationTime: 'expiration_time', status: 'status' },
     defaultOrder: 'created_time DESC, request_id DESC',

@@ -1,4 +1,5 @@
-// Retention: time-series values past their TTL are deleted by a cleanup that runs in small steps,
+// Retention: time-series values past their TTL, and ended persistent RPCs past theirs, are deleted by
+// a cleanup that runs in small steps,
 // each a write of its own through group commit, so that a telemetry write pays nothing for it and a
 // step holds the event loop for a few milliseconds at most (5,000 rows at ~0.5 µs each).
 //
@@ -10,6 +11,11 @@
 //   store counts it (computeTtl): 0 is the server's, and with a server TTL the shorter of the two.
 //   A value whose TTL is not the server's gets an entry in telemetry_expiry (by expiry), which the
 //   cleanup takes first. A value written again at the same ts keeps the entry of the earlier write.
+//
+// Persistent RPCs (the only ones stored) go as ThingsBoard's RpcCleanUpService takes them: by
+// created_time older than now - rpc TTL (`dhi serve --rpc-ttl`, the tenant profile's rpcTtlDays there,
+// 0 = kept), the oldest first. Unlike ThingsBoard, a command still live (queued, or delivered and
+// awaiting its reply, before its expiry) is left until it has ended, so its outcome is still stored.
 //
 // The cleanup deletes from the tables only. Rows still in the telemetry log (sqlite-telemetry.ts) are
 // acknowledged writes not yet applied, as if written after the step: a later pass takes them. A fold
@@ -28,6 +34,8 @@ const END_OF_SERIES = Number.MAX_SAFE_INTEGER;
 export interface RetentionOptions {
   /** The server's TTL in seconds (0: values are kept unless written with a TTL). */
   ttlSeconds: number;
+  /** Ended persistent RPCs created longer ago than this many seconds are deleted (0: kept). */
+  rpcTtlSeconds: number;
   /** How often a cleanup pass starts. */
   intervalMs: number;
 }
@@ -42,7 +50,7 @@ export interface Retention {
   stop(): Promise<void>;
 }
 
-export function createRetention(db: Database, { ttlSeconds, intervalMs }: RetentionOptions): Retention {
+export function createRetention(db: Database, { ttlSeconds, rpcTtlSeconds, intervalMs }: RetentionOptions): Retention {
   const q = {
     addExpiry: db.prepare(`INSERT OR REPLACE INTO telemetry_expiry (expires, device, key, ts)
       VALUES (?, ${DEVICE_NUM('?')}, ${KEY_ID('?')}, ?)`),
@@ -55,8 +63,13 @@ export function createRetention(db: Database, { ttlSeconds, intervalMs }: Retent
     deleteOld: db.prepare(`DELETE FROM telemetry WHERE device = @device AND key = @key AND ts < @cutoff
       AND ts <= coalesce((SELECT ts FROM telemetry WHERE device = @device AND key = @key AND ts < @cutoff
       ORDER BY ts LIMIT 1 OFFSET @limit - 1), @cutoff)`),
+    // Live: queued, or a two-way command delivered and awaiting its reply, before its expiry.
+    deleteOldRpcs: db.prepare(`DELETE FROM rpc WHERE id IN (SELECT id FROM rpc WHERE created_time < @cutoff
+      AND NOT (expiration_time > @now AND (status = 'QUEUED' OR (status = 'DELIVERED' AND oneway = 0)))
+      ORDER BY created_time LIMIT @limit)`),
   };
   const serverMs = ttlSeconds * 1000;
+  const rpcMs = rpcTtlSeconds * 1000;
   /** The last series a pass finished: the next step goes on after it. */
   let cursor = { device: 0, key: 0 };
   let timer: NodeJS.Timeout | undefined;
@@ -96,9 +109,12 @@ export function createRetention(db: Database, { ttlSeconds, intervalMs }: Retent
   /** One step: true when the pass is over. */
   function step(): boolean {
     const now = Date.now();
-    const expired = deleteExpired(now, STEP_ROWS);
-    if (expired === STEP_ROWS) return false;
-    return serverMs === 0 || deleteOld(now, STEP_ROWS - expired);
+    const rpcs = rpcMs === 0 ? 0 : q.deleteOldRpcs.run({ cutoff: now - rpcMs, now, limit: STEP_ROWS }).changes;
+    if (rpcs === STEP_ROWS) return false;
+    const budget = STEP_ROWS - rpcs;
+    const expired = deleteExpired(now, budget);
+    if (expired === budget) return false;
+    return serverMs === 0 || deleteOld(now, budget - expired);
   }
 
   function schedule(write: <T>(fn: () => T) => Promise<T>, delay: number): void {

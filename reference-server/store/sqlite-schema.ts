@@ -168,6 +168,12 @@ const MIGRATIONS: string[] = [
     UPDATE devices SET num = (SELECT last FROM device_numbers) WHERE rowid = NEW.rowid;
   END;
   `,
+  // Only persistent RPCs are stored (rpc-service.ts), as in ThingsBoard: the non-persistent rows earlier
+  // versions kept go. Retention (sqlite-retention.ts, --rpc-ttl) takes ended commands by age.
+  `
+  DELETE FROM rpc WHERE persistent = 0;
+  CREATE INDEX rpc_created ON rpc (created_time);
+  `,
   // Device credentials' own id and optimistic-lock version (ThingsBoard's DeviceCredentials is a
   // BaseData<DeviceCredentialsId> with HasVersion), kept on the device row that holds them; the
   // devices saved before get a random (version 4) id.

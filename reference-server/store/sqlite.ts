@@ -29,8 +29,12 @@ export interface StoreOptions extends ConnectionOptions {
   onCommitBatch?(writes: number): void;
   /** write-outages.ts: how long writes must go through before a spell of refusals is over. */
   outageQuietMs?: number;
-  /** sqlite-retention.ts: the server's time-series TTL in seconds (0: none), and how often a cleanup pass starts. */
+  /**
+   * sqlite-retention.ts: the server's time-series TTL in seconds (0: none), the age in seconds past
+   * which ended persistent RPCs go (0: never), and how often a cleanup pass starts.
+   */
   ttlSeconds?: number;
+  rpcTtlSeconds?: number;
   retentionIntervalMs?: number;
 }
 
@@ -43,7 +47,7 @@ const RETENTION_INTERVAL_MS = 10_000;
  */
 export function createSqliteStore(path: string, options: StoreOptions = {}): Store {
   // The connection settings also go to the telemetry worker, which takes no functions.
-  const { onCommitBatch, outageQuietMs, ttlSeconds = 0, retentionIntervalMs = RETENTION_INTERVAL_MS, ...connection } = options;
+  const { onCommitBatch, outageQuietMs, ttlSeconds = 0, rpcTtlSeconds = 0, retentionIntervalMs = RETENTION_INTERVAL_MS, ...connection } = options;
   const onDisk = path !== ':memory:';
   const { db, release } = openStoreFile(path, connection);
   const telemetry = createTelemetryWriter(db);
@@ -52,7 +56,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const group = createGroupCommit(db, telemetry, committer, onCommitBatch, createWriteOutages(outageQuietMs));
   const lists = createLists(db);
   const keyQueries = createKeyQueries(db, telemetry.settle);
-  const retention = createRetention(db, { ttlSeconds, intervalMs: retentionIntervalMs });
+  const retention = createRetention(db, { ttlSeconds, rpcTtlSeconds, intervalMs: retentionIntervalMs });
   retention.start(group.write);
   const writeWithTtl = ttlWrite(telemetry, retention);
 
@@ -67,7 +71,8 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
     insertDevice: insertOf(db, 'devices', deviceCells),
     updateDevice: updateOf(db, 'devices', deviceCells),
     deleteDevice: db.prepare('DELETE FROM devices WHERE id = ?'),
-    nextRpcSeq: db.prepare('UPDATE devices SET rpc_seq = rpc_seq + 1 WHERE id = ? RETURNING rpc_seq - 1 AS id'),
+    rpcSeq: db.prepare('SELECT rpc_seq FROM devices WHERE id = ?').pluck(),
+    raiseRpcSeq: db.prepare('UPDATE devices SET rpc_seq = max(rpc_seq, ?) WHERE id = ?'),
     upsertAttribute: db.prepare(`INSERT INTO attributes (device_id, scope, key, type, value, last_update_ts)
       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, scope, key)
       DO UPDATE SET type=excluded.type, value=excluded.value, last_update_ts=excluded.last_update_ts`),
@@ -198,7 +203,8 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
       forget(id);
       q.deleteDevice.run(id);
     },
-    nextRpcRequestId: (deviceId) => (q.nextRpcSeq.get(deviceId) as { id: number }).id,
+    rpcRequestIdMark: (deviceId) => (q.rpcSeq.get(deviceId) as number | undefined) ?? 0,
+    raiseRpcRequestIdMark: (deviceId, next) => void q.raiseRpcSeq.run(next, deviceId),
 
     writeTelemetry(deviceId, entries, done, ctx, ttlSeconds = 0) {
       if (ttlSeconds === 0) return group.writeBuffered({ deviceId, entries }, done, ctx);

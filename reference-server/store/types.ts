@@ -355,8 +355,10 @@ export interface Store {
   insertDevice(device: DeviceRecord): void;
   updateDevice(device: DeviceRecord): void;
   deleteDevice(id: string): void;
-  /** Next per-device RPC id; persisted with the counter, so ids never repeat (write-side). */
-  nextRpcRequestId(deviceId: string): number;
+  /** The request id after every one the device's stored commands were given (rpc-service.ts counts on from it). */
+  rpcRequestIdMark(deviceId: string): number;
+  /** Write-side: raises the device's mark to `next` (never lowers it). */
+  raiseRpcRequestIdMark(deviceId: string, next: number): void;
 
   // telemetry
   /**
@@ -393,7 +395,7 @@ export interface Store {
   /** Attribute keys of one scope, sorted; or of every scope, scope by scope (CLIENT, SERVER, SHARED). */
   attributeKeys(deviceId: string, scope?: Scope): string[];
 
-  // rpc
+  // rpc: persistent commands only (rpc-service.ts keeps the others in memory)
   insertRpc(rpc: RpcRecord): void;
   updateRpc(id: string, patch: Partial<Pick<RpcRecord, 'status' | 'response' | 'retries'>>): void;
   deleteRpc(id: string): void;

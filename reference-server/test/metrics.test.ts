@@ -64,6 +64,8 @@ describe('dhi serve --metrics', () => {
     }
     expect(sample(text, 'dhi_open_polls', 'kind="attributes"')).toBe(1);
     expect(sample(text, 'dhi_open_polls', 'kind="rpc"')).toBe(0);
+    expect(sample(text, 'dhi_open_rpcs', 'state="queued"')).toBe(0);
+    expect(sample(text, 'dhi_open_rpcs', 'state="awaiting"')).toBe(0);
     expect(sample(text, 'dhi_http_request_duration_seconds_count', `method="POST",route="${TELEMETRY_ROUTE}",status="200"`)).toBe(sent);
     expect(sample(text, 'dhi_http_request_duration_seconds_count', `method="POST",route="${TELEMETRY_ROUTE}",status="401"`)).toBe(1);
     expect(sample(text, 'dhi_http_request_duration_seconds_bucket', `le="+Inf",method="POST",route="${TELEMETRY_ROUTE}",status="200"`)).toBe(sent);

@@ -143,17 +143,25 @@ describe('a full store', () => {
     file.close();
   });
 
-  it('keeps serving RPC while the store is full: the command is delivered, the reply it cannot store is refused, the caller still has it', async () => {
+  it('keeps serving RPC while the store is full: a non-persistent round trip needs no room, a persistent reply it cannot store is refused', async () => {
     const { server: s, api, device } = await fullableServer();
-    // The command is stored before the store fills; the device takes it and answers afterwards.
-    const issued = api('POST', `/api/plugins/rpc/twoway/${device.id}`, { method: 'getTemp', params: {}, timeout: 20_000 });
-    const poll = call(s.httpUrl, 'GET', `/api/v1/${device.token}/rpc?timeout=20000`);
-    const command = await poll;
+    // A persistent command is stored before the store fills; the device takes it and answers afterwards.
+    const persistent = await api('POST', `/api/rpc/twoway/${device.id}`, { method: 'getTemp', params: {}, persistent: true, timeout: 20_000 });
+    const { rpcId } = persistent.json() as { rpcId: string };
+    const command = await call(s.httpUrl, 'GET', `/api/v1/${device.token}/rpc?timeout=20000`);
     expect(command.status).toBe(200);
     await fillWithTelemetry(s.httpUrl, device.token);
     const { id } = command.json() as { id: number };
-    // A reply too big for the room left: its status and response cannot be stored.
+    // A reply too big for the room left: its status and response cannot be stored, and stay as they were.
     expectRefused(await call(s.httpUrl, 'POST', `/api/v1/${device.token}/rpc/${id}`, { temp: 21, log: BIG }));
+    expect((await api('GET', `/api/rpc/persistent/${rpcId}`)).json()).toMatchObject({ status: 'DELIVERED', response: null });
+
+    // A non-persistent command is never stored (as in ThingsBoard): the full store does not touch it.
+    const issued = api('POST', `/api/plugins/rpc/twoway/${device.id}`, { method: 'getTemp', params: {}, timeout: 20_000 });
+    const next = await call(s.httpUrl, 'GET', `/api/v1/${device.token}/rpc?timeout=20000`);
+    expect(next.status).toBe(200);
+    const reply = await call(s.httpUrl, 'POST', `/api/v1/${device.token}/rpc/${(next.json() as { id: number }).id}`, { temp: 21, log: BIG });
+    expect(reply.status).toBe(200);
     const answer = await issued;
     expect(answer.status).toBe(200);
     expect(answer.json()).toEqual({ temp: 21, log: BIG });
