@@ -70,6 +70,8 @@ export function newDevice(fields: {
     token: credentials.credentialsId,
     credentialsType: credentials.credentialsType,
     credentialsValue: credentials.credentialsValue,
+    credentialsUuid: randomUUID(),
+    credentialsVersion: 1,
     profileId: fields.profileId,
     customerId: null,
     firmwareId: null,
@@ -82,9 +84,12 @@ export function newDevice(fields: {
   };
 }
 
-/** The device with other credentials (the byToken cache is keyed by token: updateDevice forgets it). */
-export const withCredentials = (device: DeviceRecord, c: Credentials): DeviceRecord =>
-  ({ ...device, token: c.credentialsId, credentialsType: c.credentialsType, credentialsValue: c.credentialsValue });
+/**
+ * The device with other credentials, saved at this credentials version (the byToken cache is keyed
+ * by token: updateDevice forgets it).
+ */
+export const withCredentials = (device: DeviceRecord, c: Credentials, credentialsVersion: number): DeviceRecord =>
+  ({ ...device, token: c.credentialsId, credentialsType: c.credentialsType, credentialsValue: c.credentialsValue, credentialsVersion });
 
 /** A profile with ThingsBoard's defaults (DeviceProfileServiceImpl.findOrCreateDeviceProfile). */
 export function newProfile(name: string): ProfileRecord {

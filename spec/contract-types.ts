@@ -1203,7 +1203,7 @@ export interface paths {
         put?: never;
         /**
          * Create or update a device with its credentials
-         * @description ThingsBoard - `device` as for POST /api/device, `credentials` as for POST /api/device/credentials (without deviceId); an existing device gets the new credentials.
+         * @description ThingsBoard - `device` as for POST /api/device, `credentials` as for POST /api/device/credentials (without deviceId); an existing device gets the new credentials (their version checked and advanced as for POST /api/device/credentials).
          */
         post: operations["saveDeviceWithCredentials"];
         delete?: never;
@@ -1223,7 +1223,7 @@ export interface paths {
         put?: never;
         /**
          * Replace a device's credentials
-         * @description ThingsBoard - ACCESS_TOKEN takes `credentialsId` (the token); X509_CERTIFICATE takes the certificate in `credentialsValue` (the id is its SHA3-256 hex); MQTT_BASIC takes the JSON text of {clientId, userName, password} in `credentialsValue`. LWM2M_CREDENTIALS are 400 (dhi does not model LwM2M). A credentials id of another device is 400. Only an ACCESS_TOKEN device can use the HTTP device API.
+         * @description ThingsBoard - ACCESS_TOKEN takes `credentialsId` (the token); X509_CERTIFICATE takes the certificate in `credentialsValue` (the id is its SHA3-256 hex); MQTT_BASIC takes the JSON text of {clientId, userName, password} in `credentialsValue`. LWM2M_CREDENTIALS are 400 (dhi does not model LwM2M). A credentials id of another device is 400. Only an ACCESS_TOKEN device can use the HTTP device API. The body names the credentials by their own `id` (read them first, as ThingsBoard's clients do); a stale `version` is 409 `Entity was already changed by someone else`.
          */
         post: operations["updateDeviceCredentials"];
         delete?: never;
@@ -2795,13 +2795,19 @@ export interface components {
             type: string;
         };
         DeviceCredentialsInput: {
-            /** @description ThingsBoard's credentials id object; ignored. */
-            id?: unknown;
+            /** @description The credentials' own id, as read from them (GET /api/device/{deviceId}/credentials). POST /api/device/credentials needs it (without it - 400 `Credentials for this device are already specified!`, an unknown one 400 `Unable to update non-existent device credentials!`, another device's 400 `Specified credentials are already registered!`); device-with-credentials ignores it. */
+            id?: components["schemas"]["DeviceCredentialsId"] | null;
             deviceId?: components["schemas"]["EntityIdInput"];
             /** @enum {string} */
             credentialsType: "ACCESS_TOKEN" | "X509_CERTIFICATE" | "MQTT_BASIC" | "LWM2M_CREDENTIALS";
             credentialsId?: string | null;
             credentialsValue?: string | null;
+            version?: components["schemas"]["Version"];
+        };
+        /** @description ThingsBoard's DeviceCredentialsId - a uuid, no entity type. */
+        DeviceCredentialsId: {
+            /** Format: uuid */
+            id: string;
         };
         DevicePage: {
             data: components["schemas"]["Device"][];
@@ -2815,14 +2821,16 @@ export interface components {
          */
         CredentialsType: "ACCESS_TOKEN" | "X509_CERTIFICATE" | "MQTT_BASIC";
         DeviceCredentials: {
-            id?: components["schemas"]["EntityId"];
-            createdTime?: number;
+            id: components["schemas"]["DeviceCredentialsId"];
+            createdTime: number;
             deviceId: components["schemas"]["EntityId"];
             credentialsType: components["schemas"]["CredentialsType"];
             /** @description The access token; for X509_CERTIFICATE the SHA3-256 hex of the certificate; for MQTT_BASIC the user name, or the SHA3-256 hex of the client id (and `|` user name). */
             credentialsId: string;
             /** @description null for ACCESS_TOKEN; the certificate; for MQTT_BASIC the JSON text of {clientId, userName, password}. */
-            credentialsValue?: string | null;
+            credentialsValue: string | null;
+            /** @description The credentials' optimistic lock - 1 when created, one more at every save of them (a device save leaves them alone). */
+            version: number;
         };
         AttributeEntry: {
             key: string;
@@ -5194,6 +5202,7 @@ export interface operations {
             401: components["responses"]["ControlUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["VersionConflict"];
             503: components["responses"]["StoreUnavailable"];
         };
     };

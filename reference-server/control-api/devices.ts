@@ -1,7 +1,7 @@
 // Devices (ThingsBoard DeviceController): create or update, read, find by name, list, delete, and
 // their access-token credentials. Package assignment goes through ota-assignment.ts.
 import { accessToken, newDevice, newProfile, withCredentials, type Credentials } from '../device-records.js';
-import { credentialsFrom } from './credentials.js';
+import { credentialsFrom, nextCredentialsVersion } from './credentials.js';
 import { badRequest, notFound } from '../errors.js';
 import {
   credentialsJson, defaultDeviceData, deviceByNameOr404, deviceJson, deviceOr404, kept, nextVersion, pageData, pageQuery, refId,
@@ -51,12 +51,13 @@ interface SaveArg {
   input: DeviceInput;
   /** A new device's credentials (a generated token when absent). */
   credentials?: Credentials;
-  /** Replace an existing device's credentials too (device-with-credentials). */
+  /** Replace an existing device's credentials too (device-with-credentials), at their version as sent. */
   replaceCredentials?: boolean;
+  credentialsVersion?: number | null;
 }
 
 /** The checks and the write of one save, inside one transaction. */
-function save(store: Store, { input, credentials, replaceCredentials }: SaveArg) {
+function save(store: Store, { input, credentials, replaceCredentials, credentialsVersion }: SaveArg) {
   const id = refId(input.id);
   const before = id ? store.deviceById(id) : undefined;
   if (id && !before) throw notFound(`Device with id [${id}] is not found`);
@@ -83,7 +84,8 @@ function save(store: Store, { input, credentials, replaceCredentials }: SaveArg)
   };
   for (const type of OTA_TYPES) checkPackage(store, device[OTA_FIELD[type]], type, profileId);
   if (before) {
-    const next = replaceCredentials && credentials ? withCredentials(device, credentials) : device;
+    const next = replaceCredentials && credentials
+      ? withCredentials(device, credentials, nextCredentialsVersion(before, credentialsVersion)) : device;
     if (next.token !== before.token && store.deviceByCredentialsId(next.token)) {
       throw badRequest('Device credentials are already assigned to another device!');
     }
@@ -130,7 +132,9 @@ export function deviceHandlers(ctx: ServerContext, ota: OtaAssignment): Handlers
 
     async saveDeviceWithCredentials(request, reply) {
       const { device, credentials } = request.body;
-      return reply.code(200).send(await saved({ input: device, credentials: credentialsFrom(credentials), replaceCredentials: true }));
+      return reply.code(200).send(await saved({
+        input: device, credentials: credentialsFrom(credentials), replaceCredentials: true, credentialsVersion: credentials.version,
+      }));
     },
 
     getDevice(request, reply) {

@@ -131,10 +131,12 @@ export function deviceJson(d: DeviceRecord): Schema<'Device'> {
 /** ThingsBoard's DeviceCredentials. */
 export function credentialsJson(d: DeviceRecord): Schema<'DeviceCredentials'> {
   return {
+    id: { id: d.credentialsUuid },
     createdTime: d.createdTime,
     deviceId: entityId('DEVICE', d.id),
     credentialsType: d.credentialsType,
     credentialsId: d.token,
     credentialsValue: d.credentialsValue,
+    version: d.credentialsVersion,
   };
 }

@@ -30,14 +30,16 @@ export const many = <T>(stmt: Database.Statement, from: (row: Row) => T) => (...
 export const deviceFrom = (r: Row): DeviceRecord => ({
   id: r.id as string, name: r.name as string, type: r.type as string, label: r.label as string | null,
   token: r.token as string, credentialsType: r.credentials_type as DeviceRecord['credentialsType'],
-  credentialsValue: r.credentials_value as string | null, profileId: r.profile_id as string, customerId: r.customer_id as string | null,
+  credentialsValue: r.credentials_value as string | null, credentialsUuid: r.credentials_uuid as string,
+  credentialsVersion: r.credentials_version as number, profileId: r.profile_id as string, customerId: r.customer_id as string | null,
   firmwareId: r.firmware_id as string | null, softwareId: r.software_id as string | null,
   additionalInfo: jsonFrom<JsonValue>(r.additional_info), deviceData: jsonFrom(r.device_data),
   externalId: r.external_id as string | null, version: r.version as number, createdTime: r.created_time as number,
 });
 export const deviceCells = (d: DeviceRecord) => ({
   id: d.id, name: d.name, type: d.type, label: d.label, token: d.token, credentials_type: d.credentialsType,
-  credentials_value: d.credentialsValue, profile_id: d.profileId,
+  credentials_value: d.credentialsValue, credentials_uuid: d.credentialsUuid, credentials_version: d.credentialsVersion,
+  profile_id: d.profileId,
   customer_id: d.customerId, firmware_id: d.firmwareId, software_id: d.softwareId,
   additional_info: jsonCell(d.additionalInfo), device_data: jsonCell(d.deviceData), external_id: d.externalId,
   version: d.version, created_time: d.createdTime,

@@ -174,6 +174,17 @@ const MIGRATIONS: string[] = [
   DELETE FROM rpc WHERE persistent = 0;
   CREATE INDEX rpc_created ON rpc (created_time);
   `,
+  // Device credentials' own id and optimistic-lock version (ThingsBoard's DeviceCredentials is a
+  // BaseData<DeviceCredentialsId> with HasVersion), kept on the device row that holds them; the
+  // devices saved before get a random (version 4) id.
+  `
+  ALTER TABLE devices ADD COLUMN credentials_uuid TEXT;
+  ALTER TABLE devices ADD COLUMN credentials_version INTEGER NOT NULL DEFAULT 1;
+  UPDATE devices SET credentials_uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4'
+    || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (random() & 3), 1)
+    || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));
+  CREATE UNIQUE INDEX devices_credentials_uuid ON devices (credentials_uuid);
+  `,
 ];
 
 /** The newest schema this dhi knows (PRAGMA user_version); a newer file is refused (sqlite-file.ts). */

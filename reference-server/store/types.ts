@@ -80,6 +80,9 @@ export interface DeviceRecord {
   credentialsType: CredentialsType;
   /** X509_CERTIFICATE: the certificate text; MQTT_BASIC: the JSON of {clientId, userName, password}. */
   credentialsValue: string | null;
+  /** The credentials' own id (ThingsBoard's DeviceCredentialsId) and optimistic-lock version. */
+  credentialsUuid: string;
+  credentialsVersion: number;
   profileId: string;
   customerId: string | null;
   firmwareId: string | null;
@@ -339,6 +342,8 @@ export interface Store {
   deviceByToken(token: string): DeviceRecord | undefined;
   /** The device with this credentials id, of any credentials type. */
   deviceByCredentialsId(credentialsId: string): DeviceRecord | undefined;
+  /** The device whose credentials have this id of their own (DeviceRecord.credentialsUuid). */
+  deviceByCredentialsUuid(uuid: string): DeviceRecord | undefined;
   deviceById(id: string): DeviceRecord | undefined;
   deviceByName(name: string): DeviceRecord | undefined;
   listDevices(query: ListQuery, filter?: DeviceFilter): Page<DeviceRecord>;

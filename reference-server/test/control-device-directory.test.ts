@@ -1,9 +1,11 @@
 // DeviceController beyond create/read/delete: customer assignment, customer and info lists, device
 // types, the by-name lookup, and credentials through the REST API, read back through the API.
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, stopTestServer, type TestServer } from './helpers.js';
 import { newDeviceVia, startAdminServer, UNKNOWN_ID, type Api } from './control-helpers.js';
+import { migrate, SCHEMA_VERSION } from '../store/sqlite-schema.js';
 
 let server: TestServer;
 let api: Api;
@@ -91,7 +93,11 @@ describe('credentials through the REST API', () => {
 
   it('replaces a token with another token, an X.509 certificate and MQTT basic credentials', async () => {
     const device = await newDeviceVia(api);
-    const update = (credentials: object) => api('POST', '/api/device/credentials', { deviceId: { entityType: 'DEVICE', id: device.id }, ...credentials });
+    // As ThingsBoard's clients do: read the credentials (their own id), change them, save them back.
+    const update = async (credentials: object) => {
+      const { id } = (await api('GET', `/api/device/${device.id}/credentials`)).json() as { id: object };
+      return api('POST', '/api/device/credentials', { id, deviceId: { entityType: 'DEVICE', id: device.id }, ...credentials });
+    };
     const telemetry = (token: string) => call(server.httpUrl, 'POST', `/api/v1/${token}/telemetry`, { t: 1 });
 
     const token = await update({ credentialsType: 'ACCESS_TOKEN', credentialsId: 'NEW-TOKEN-1' });
@@ -115,6 +121,55 @@ describe('credentials through the REST API', () => {
     const taken = await newDeviceVia(api);
     expect((await update({ credentialsType: 'ACCESS_TOKEN', credentialsId: taken.token })).json()).toMatchObject({ message: 'Device credentials are already assigned to another device!' });
     expect((await api('POST', '/api/device/credentials', { deviceId: { entityType: 'DEVICE', id: UNKNOWN_ID }, credentialsType: 'ACCESS_TOKEN', credentialsId: 'x' })).status).toBe(404);
+  });
+
+  it('names the credentials by their own id, and checks and advances their version', async () => {
+    const device = await newDeviceVia(api);
+    const read = async () => (await api('GET', `/api/device/${device.id}/credentials`)).json() as { id: { id: string }; version: number };
+    const first = await read();
+    expect(first).toMatchObject({ id: { id: expect.stringMatching(/^[0-9a-f-]{36}$/) }, version: 1 });
+    const body = { deviceId: { id: device.id }, credentialsType: 'ACCESS_TOKEN', credentialsId: `VERSIONED-${device.id}` };
+    const save = (fields: object) => api('POST', '/api/device/credentials', { ...body, ...fields });
+
+    expect((await save({})).json()).toMatchObject({ status: 400, message: 'Credentials for this device are already specified!' });
+    expect((await save({ id: { id: UNKNOWN_ID } })).json()).toMatchObject({ status: 400, message: 'Unable to update non-existent device credentials!' });
+    const other = await newDeviceVia(api);
+    const othersId = ((await api('GET', `/api/device/${other.id}/credentials`)).json() as { id: object }).id;
+    expect((await save({ id: othersId })).json()).toMatchObject({ status: 400, message: 'Specified credentials are already registered!' });
+
+    const saved = await save({ id: first.id, version: 1 });
+    expect(saved.json()).toMatchObject({ id: first.id, version: 2, credentialsId: body.credentialsId });
+    expect(await read()).toMatchObject({ id: first.id, version: 2 });
+    // A stale version: ThingsBoard's optimistic lock, with its DAO's wording.
+    const stale = await save({ id: first.id, version: 1, credentialsId: 'STALE' });
+    expect(stale.status).toBe(409);
+    expect(stale.json()).toMatchObject({ errorCode: 35, message: 'Entity was already changed by someone else' });
+    expect((await call(server.httpUrl, 'POST', `/api/v1/${body.credentialsId}/telemetry`, { t: 1 })).status).toBe(200);
+    // Without a version the save overwrites; a device save leaves the credentials alone.
+    expect((await save({ id: first.id })).json()).toMatchObject({ version: 3 });
+    const deviceJson = (await api('GET', `/api/device/${device.id}`)).json() as object;
+    expect((await api('POST', '/api/device', { ...deviceJson, label: 'moved' })).status).toBe(200);
+    expect(await read()).toMatchObject({ id: first.id, version: 3 });
+    // device-with-credentials finds them by device: the id stays, the version is checked and advanced.
+    const both = (credentials: object) => api('POST', '/api/device-with-credentials', {
+      device: { id: { id: device.id }, name: device.name }, credentials: { credentialsType: 'ACCESS_TOKEN', credentialsId: `BOTH-${device.id}`, ...credentials },
+    });
+    expect((await both({ version: 2 })).status).toBe(409);
+    expect((await both({ version: 3 })).status).toBe(200);
+    expect(await read()).toMatchObject({ id: first.id, version: 4 });
+  });
+
+  it('gives the devices an earlier dhi saved credentials of their own: a random id and version 1 (store migration)', () => {
+    const db = new Database(':memory:');
+    migrate(db, 'profile-1', 1, SCHEMA_VERSION - 1);
+    const insert = db.prepare("INSERT INTO devices (id, name, type, token, profile_id, created_time) VALUES (?, ?, 'default', ?, 'profile-1', 1)");
+    for (const n of [1, 2]) insert.run(`d${n}`, `old-${n}`, `T${n}`);
+    migrate(db, 'profile-1', 1);
+    const rows = db.prepare('SELECT credentials_uuid AS uuid, credentials_version AS version FROM devices ORDER BY id').all() as { uuid: string }[];
+    const v4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(rows).toEqual([{ uuid: expect.stringMatching(v4), version: 1 }, { uuid: expect.stringMatching(v4), version: 1 }]);
+    expect(rows[0].uuid).not.toBe(rows[1].uuid);
+    db.close();
   });
 
   it('creates a device together with its credentials, and updates both', async () => {
