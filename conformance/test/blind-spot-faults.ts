@@ -2,15 +2,10 @@
 // Several need what the server side did (tokens, server attributes, assignments): they watch the
 // control API traffic that goes through the same proxy (the suite's control URL is the target).
 import { randomBytes } from 'node:crypto';
+import { ATTRIBUTES, FIRMWARE, RPC_POLL, TELEMETRY, UPDATES } from './fault-paths.js';
 import type { Fault, FaultContext, ProxyRequest, ProxyResponse } from './fault-proxy.js';
 
-const devicePath = (rest: string) => new RegExp(`^/api/v1/(?!provision)([^/?]+)/${rest}(\\?|$)`);
-const TELEMETRY = devicePath('telemetry');
-const ATTRIBUTES = devicePath('attributes');
-const UPDATES = devicePath('attributes/updates');
-const RPC_POLL = devicePath('rpc');
 const RPC_REPLY = /^\/api\/v1\/([^/?]+)\/rpc\/(\d+)(\?|$)/;
-const FIRMWARE = devicePath('firmware');
 const PROVISION = /^\/api\/v1\/provision(\?|$)/;
 const CUSTOMER_CLAIM = /^\/api\/customer\/device\/([^/?]+)\/claim(\?|$)/;
 const SERVER_ATTRIBUTES = /^\/api\/plugins\/telemetry\/DEVICE\/([^/?]+)\/attributes\/SERVER_SCOPE(\?|$)/;

@@ -1,16 +1,11 @@
 // The faults the suite must catch, each with the case ids that must fail because of it.
 import { blindSpotFaults } from './blind-spot-faults.js';
 import { fidelityFaults } from './fidelity-faults.js';
+import { ATTRIBUTES, devicePath, FIRMWARE, RPC_POLL, TELEMETRY, UPDATES } from './fault-paths.js';
 import type { Fault, ProxyRequest, ProxyResponse } from './fault-proxy.js';
 
-const devicePath = (rest: string) => new RegExp(`^/api/v1/(?!provision)([^/?]+)/${rest}(\\?|$)`);
-const TELEMETRY = devicePath('telemetry');
-const ATTRIBUTES = devicePath('attributes');
-const UPDATES = devicePath('attributes/updates');
-const RPC_POLL = devicePath('rpc');
 const RPC_REPLY = devicePath('rpc/\\d+');
 const CLAIM = devicePath('claim');
-const FIRMWARE = devicePath('firmware');
 const ANY_DEVICE = /^\/api\/v1\//;
 
 const jsonOf = (body: Buffer): unknown => {

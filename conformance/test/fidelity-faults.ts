@@ -1,12 +1,9 @@
 // Faults of issue 9's last fidelity items: what dhi itself did before them (a deleted device's poll
 // 401, trimmed key lists, the token checked before binding, odd timeouts clamped, RPC params
 // re-serialised). The cases that catch them are SHOULD: the suite runs with --strict.
+import { ATTRIBUTES, RPC_POLL, UPDATES } from './fault-paths.js';
 import type { Fault, ProxyRequest, ProxyResponse } from './fault-proxy.js';
 
-const devicePath = (rest: string) => new RegExp(`^/api/v1/(?!provision)([^/?]+)/${rest}(\\?|$)`);
-const ATTRIBUTES = devicePath('attributes');
-const UPDATES = devicePath('attributes/updates');
-const RPC_POLL = devicePath('rpc');
 const ANY_DEVICE = /^\/api\/v1\/(?!provision)([^/?]+)\//;
 /** The prefix of the suite's unknown tokens (cases/patterns.ts unknownToken). */
 const UNKNOWN = 'unknown';
