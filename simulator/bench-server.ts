@@ -5,9 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import Fastify from 'fastify';
-import { forkModule } from './child.js';
+import { forkServer, serveInChild } from './child-server.js';
 import type { ServerMemory } from './bench-polls.js';
 
 export type BenchServerKind = 'reference' | 'baseline';
@@ -27,12 +26,11 @@ export interface BenchServer {
 
 type FromBenchServer =
   | { type: 'listening'; url: string; tokens: string[] }
-  | { type: 'error'; message: string }
   | ({ type: 'memory' } & ServerMemory)
   | { type: 'cpu'; micros: number };
-type Answer<T extends 'memory' | 'cpu'> = Extract<FromBenchServer, { type: T }>;
 
-interface ChildServer {
+/** What runs in the child: a server and what the parent asks of it. */
+interface ServerInChild {
   url: string;
   tokens: string[];
   openPolls(): number;
@@ -40,46 +38,24 @@ interface ChildServer {
 }
 
 /** `devices`: the reference server's fleet (created before it answers). */
-export function startBenchServer(kind: BenchServerKind, devices = 1): Promise<BenchServer> {
+export async function startBenchServer(kind: BenchServerKind, devices = 1): Promise<BenchServer> {
   // --expose-gc: memory is read after a full collection, so that garbage does not count as cost.
-  const child: ChildProcess = forkModule(import.meta.url, ['--dhi-bench-server', kind, String(devices)], ['--expose-gc']);
-  const ask = <T extends 'memory' | 'cpu'>(type: T) =>
-    new Promise<Answer<T>>((resolve) => {
-      const onMessage = (message: FromBenchServer) => {
-        if (message.type !== type) return;
-        child.off('message', onMessage);
-        resolve(message as Answer<T>);
-      };
-      child.on('message', onMessage);
-      child.send({ type });
-    });
-  const memory = async (): Promise<ServerMemory> => {
-    const { rssBytes, openPolls } = await ask('memory');
-    return { rssBytes, openPolls };
+  const child = await forkServer<FromBenchServer>(`the ${kind} bench server`, import.meta.url, ['--dhi-bench-server', kind, String(devices)], ['--expose-gc']);
+  const { url, tokens } = child.listening;
+  return {
+    url,
+    token: tokens[0],
+    tokens,
+    memory: async () => {
+      const { rssBytes, openPolls } = await child.ask('memory');
+      return { rssBytes, openPolls };
+    },
+    cpuMicros: async () => (await child.ask('cpu')).micros,
+    close: child.close,
   };
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the ${kind} bench server exited with code ${code}`)));
-    child.once('message', (message: FromBenchServer) => {
-      if (message.type === 'error') return reject(new Error(`the ${kind} bench server failed: ${message.message}`));
-      if (message.type !== 'listening') return;
-      resolve({
-        url: message.url,
-        token: message.tokens[0],
-        tokens: message.tokens,
-        memory,
-        cpuMicros: async () => (await ask('cpu')).micros,
-        close: () =>
-          new Promise<void>((done) => {
-            child.removeAllListeners('exit');
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
 }
 
-async function referenceServer(devices: number): Promise<ChildServer> {
+async function referenceServer(devices: number): Promise<ServerInChild> {
   const { startServer } = await import('../reference-server/server.js');
   const { newDevice } = await import('../reference-server/device-records.js');
   const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
@@ -105,7 +81,7 @@ async function referenceServer(devices: number): Promise<ChildServer> {
 }
 
 /** The same routes with nothing behind them: what Fastify alone costs on this machine. */
-async function baselineServer(): Promise<ChildServer> {
+async function baselineServer(): Promise<ServerInChild> {
   const app = Fastify({ logger: false });
   app.post('/api/v1/:token/telemetry', async (_request, reply) => reply.code(200).send());
   app.get('/api/v1/:token/attributes', async () => ({}));
@@ -116,27 +92,23 @@ async function baselineServer(): Promise<ChildServer> {
   return { url, tokens: ['baseline'], openPolls: () => 0, close: () => app.close() };
 }
 
-async function runChild(kind: BenchServerKind, devices: number): Promise<void> {
-  try {
+function runChild(kind: BenchServerKind, devices: number): Promise<void> {
+  return serveInChild<FromBenchServer>(async () => {
     const server = kind === 'reference' ? await referenceServer(devices) : await baselineServer();
-    process.send?.({ type: 'listening', url: server.url, tokens: server.tokens } satisfies FromBenchServer);
-    process.on('message', (message: { type: string }) => {
-      if (message.type === 'cpu') {
-        const { user, system } = process.cpuUsage();
-        process.send?.({ type: 'cpu', micros: user + system } satisfies FromBenchServer);
-        return;
-      }
-      if (message.type !== 'memory') return;
-      (globalThis as { gc?: () => void }).gc?.();
-      process.send?.({ type: 'memory', rssBytes: process.memoryUsage().rss, openPolls: server.openPolls() } satisfies FromBenchServer);
-    });
-    const stop = () => void server.close().finally(() => process.exit(0));
-    process.once('SIGTERM', stop);
-    process.once('disconnect', stop);
-  } catch (error) {
-    process.send?.({ type: 'error', message: (error as Error).stack ?? String(error) } satisfies FromBenchServer);
-    process.exit(1);
-  }
+    return {
+      listening: { type: 'listening', url: server.url, tokens: server.tokens },
+      answer(type) {
+        if (type === 'cpu') {
+          const { user, system } = process.cpuUsage();
+          return { type: 'cpu', micros: user + system };
+        }
+        if (type !== 'memory') return undefined;
+        (globalThis as { gc?: () => void }).gc?.();
+        return { type: 'memory', rssBytes: process.memoryUsage().rss, openPolls: server.openPolls() };
+      },
+      close: server.close,
+    };
+  });
 }
 
 const at = process.argv.indexOf('--dhi-bench-server');
