@@ -1,9 +1,13 @@
 // OpenAPI path templates (`/api/device/{deviceId}`) matched against concrete URL paths: the server's
-// 405 and 501 lookups and the tests' contract check build their regexes here, once, at boot.
+// 405 and 501 lookups, the tests' contract check and the calibration target build their regexes
+// here, once, at boot.
 
-/** The regex of a path template: a `{param}` is one segment, everything else literal. */
-export const pathRegex = (template: string): RegExp =>
-  new RegExp(`^${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
+/**
+ * The regex of a path template: a `{param}` is one segment, everything else literal. `capture`: each
+ * parameter is a capture group, in the template's order (the calibration target reads them).
+ */
+export const pathRegex = (template: string, { capture = false } = {}): RegExp =>
+  new RegExp(`^${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, capture ? '([^/]+)' : '[^/]+')}$`);
 
 /**
  * Sort order of templates by their parameters, fewest first: with the first match taken, a literal
