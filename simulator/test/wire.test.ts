@@ -5,6 +5,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, startTestServer, stopTestServer } from '../../reference-server/test/helpers.js';
+import { closedPort } from '../../test/ports.js';
 import { classifyError } from '../http.js';
 import { monoNow } from '../clock.js';
 import { requestText } from '../device.js';
@@ -13,15 +14,6 @@ import { createWire, exchange, type Exchange, type Link, type Wire } from '../wi
 async function listen(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** A port where nothing listens: bind one, note it, close it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Send one request over `link` and wait for its end. */
