@@ -18,6 +18,7 @@ import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type Si
 import { pacedFloorRun } from './bench-paced-floor.js';
 import { fill, type Templates } from './routes.js';
 import { applyOverrides, builtinScenario } from './scenario.js';
+import { round1 } from './report/format.js';
 
 interface RunCost {
   requests: number;
@@ -72,8 +73,6 @@ const TELEMETRY_BODY = JSON.stringify({ pulseCounter: 123456, leakage: false, ba
 const TELEMETRY_DEVICES = 100;
 const MIXED_DEVICES = 500;
 const MIXED_RATE = 50;
-
-export const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export function marginalCost(short: RunCost, long: RunCost, shortMs: number): CostFigures {
   const extra = long.requests - short.requests;

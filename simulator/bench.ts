@@ -12,10 +12,11 @@ import { request } from 'undici';
 import { EXIT } from '../cli/exit-codes.js';
 import { unreachableReason } from '../cli/unreachable.js';
 import { createTargetFleet, fleetRequests, type TargetFleet } from './bench-fleet.js';
-import { measureSimulatorCost, medianBy, round1, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
+import { measureSimulatorCost, medianBy, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
 import { holdPolls, type PollFigures } from './bench-polls.js';
+import { round1, round3 } from './report/format.js';
 
 export type BenchOp = 'telemetry' | 'attributes' | 'longpoll';
 const OPS: readonly BenchOp[] = ['telemetry', 'attributes', 'longpoll'];
@@ -184,8 +185,6 @@ function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: number, dev
 
 /** The run with the median rate: one noisy round does not decide. */
 export const medianRun = (runs: BenchFigures[]): BenchFigures => medianBy(runs, (r) => r.requestsPerSecond);
-
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** One request first: autocannon would count a dead target's failures for the whole --duration. */
 async function probe(url: string): Promise<void> {

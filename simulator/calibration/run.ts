@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineEvent, SimulationConfig } from '../simulation.js';
 import type { Summary } from '../report/summary.js';
+import { round3 } from '../report/format.js';
 import { simulate } from '../simulate.js';
 import type { PathName } from '../metrics.js';
 import { describePlan, targetPlan, type CalibrationPlan } from './plan.js';
@@ -91,7 +92,7 @@ export function renderCalibration(outcome: CalibrationOutcome): string {
   const header = ['path', 'figure', 'expected', 'reported', 'difference', 'tolerance', ''];
   const rows = outcome.figures.map((f) => {
     const difference = f.reported - f.expected;
-    return [f.path, f.figure, cell(f.expected), cell(f.reported), `${difference >= 0 ? '+' : ''}${cell(Math.round(difference * 1000) / 1000)}`, tolerance(f), f.pass ? 'ok' : 'OFF'];
+    return [f.path, f.figure, cell(f.expected), cell(f.reported), `${difference >= 0 ? '+' : ''}${cell(round3(difference))}`, tolerance(f), f.pass ? 'ok' : 'OFF'];
   });
   const widths = header.map((h, i) => Math.max(i === 0 ? PATH_WIDTH : 0, h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();

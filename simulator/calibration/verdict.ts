@@ -6,6 +6,7 @@
 import { addEncoded, createHistogram, latencyStats, percentile, type Histogram } from '../histograms.js';
 import { PATHS, type ErrorClass, type Outcome, type PathName } from '../metrics.js';
 import type { TargetRecords } from './known-target.js';
+import { round3 } from '../report/format.js';
 
 /** What the simulator reported, both phases together. */
 export interface Reported {
@@ -39,8 +40,6 @@ export const LAG_TOLERANCE_MS = 1;
 const STOP_SLACK_MS = 250;
 /** Edge slack of the arrivals counted in the silence: a few milliseconds of lag at each end. */
 const SILENCE_EDGE_MS = 3;
-
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 function figure(path: Figure['path'], name: string, expected: number, reported: number, tolerance: [number, number]): Figure {
   const difference = reported - expected;
