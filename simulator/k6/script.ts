@@ -89,13 +89,14 @@ function nextDevice(data: SetupData): Device {
   return data.devices[exec.scenario.iterationInTest % data.devices.length];
 }
 
+/** A device's POST of a JSON body on a measured path, recorded there. */
+function devicePost(name: PathName, url: string, body: unknown): void {
+  const res = http.post(url, JSON.stringify(body), { headers: JSON_HEADERS, timeout: REQUEST_TIMEOUT_MS, tags: { path: name } });
+  record(name, outcomeOf(res), elapsed(res));
+}
+
 function sendTelemetry(data: SetupData): void {
-  const res = http.post(TARGET + path(DEVICE_PATHS.telemetry, { accessToken: me(data).token }), JSON.stringify(telemetryBody()), {
-    headers: JSON_HEADERS,
-    timeout: REQUEST_TIMEOUT_MS,
-    tags: { path: 'telemetry' },
-  });
-  record('telemetry', outcomeOf(res), elapsed(res));
+  devicePost('telemetry', TARGET + path(DEVICE_PATHS.telemetry, { accessToken: me(data).token }), telemetryBody());
 }
 
 /** Open model: one message per arrival. */
@@ -143,22 +144,12 @@ export function rpcPoll(data: SetupData): void {
   const command = JSON.parse(body) as { id: number; method: string; params?: { sentAt?: number; seq?: number } };
   const sentAt = command.params?.sentAt;
   record('rpcDelivery', typeof sentAt === 'number' ? 'ok' : 'other', typeof sentAt === 'number' ? Date.now() - sentAt : 0);
-  const reply = http.post(
-    TARGET + path(DEVICE_PATHS.rpcReply, { accessToken: me(data).token, requestId: command.id }),
-    JSON.stringify({ result: 'ok', method: command.method, seq: command.params?.seq ?? null }),
-    { headers: JSON_HEADERS, timeout: REQUEST_TIMEOUT_MS, tags: { path: 'rpcReply' } },
-  );
-  record('rpcReply', outcomeOf(reply), elapsed(reply));
+  devicePost('rpcReply', TARGET + path(DEVICE_PATHS.rpcReply, { accessToken: me(data).token, requestId: command.id }), { result: 'ok', method: command.method, seq: command.params?.seq ?? null });
 }
 
 export function clientRpcLoop(data: SetupData): void {
   const started = Date.now();
-  const res = http.post(TARGET + path(DEVICE_PATHS.clientRpc, { accessToken: me(data).token }), JSON.stringify({ method: CLIENT_RPC_METHOD, params: {} }), {
-    headers: JSON_HEADERS,
-    timeout: REQUEST_TIMEOUT_MS,
-    tags: { path: 'clientRpc' },
-  });
-  record('clientRpc', outcomeOf(res), elapsed(res));
+  devicePost('clientRpc', TARGET + path(DEVICE_PATHS.clientRpc, { accessToken: me(data).token }), { method: CLIENT_RPC_METHOD, params: {} });
   sleep(Math.max(0, CLIENT_RPC_INTERVAL_MS - (Date.now() - started)) / 1000);
 }
 
