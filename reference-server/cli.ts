@@ -1,6 +1,7 @@
 // `dhi serve`: turn CLI options into a validated config, start, and stop cleanly on SIGTERM/SIGINT.
 import { statSync } from 'node:fs';
 import { EXIT } from '../cli/exit-codes.js';
+import { megabytes } from '../cli/sizes.js';
 import { ConfigError, defaultConfig, type ServerConfig } from './config.js';
 import { ListenError } from './listeners.js';
 import { StoreFileError } from './store/types.js';
@@ -74,8 +75,6 @@ export function configFromOptions(options: ServeOptions): Partial<ServerConfig> 
 }
 
 const ALL_INTERFACES = new Set(['0.0.0.0', '::', '']);
-
-const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /** The size of the store's file and of its WAL beside it. */
 function storeSize(db: string): string {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import autocannon, { type Request as AutocannonRequest } from 'autocannon';
 import { request } from 'undici';
 import { EXIT } from '../cli/exit-codes.js';
+import { megabytes } from '../cli/sizes.js';
 import { unreachableReason } from '../cli/unreachable.js';
 import { createTargetFleet, fleetRequests, type TargetFleet } from './bench-fleet.js';
 import { measureSimulatorCost, medianBy, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
@@ -302,8 +303,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   figures.forEach((fleet, i) => printFigures(ops, fleet, rounds, fleets[i]));
   if (polls) {
-    const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
-    console.log(`held polls ${polls.open}: RSS ${mb(polls.rssIdleBytes)} MB idle, ${mb(polls.rssHoldingBytes)} MB holding, ${(polls.bytesPerPoll / 1024).toFixed(1)} KB per poll; telemetry meanwhile ${polls.telemetry.requestsPerSecond} req/s, p99 ${polls.telemetry.latencyMs.p99} ms`);
+    console.log(`held polls ${polls.open}: RSS ${megabytes(polls.rssIdleBytes, 0)} idle, ${megabytes(polls.rssHoldingBytes, 0)} holding, ${(polls.bytesPerPoll / 1024).toFixed(1)} KB per poll; telemetry meanwhile ${polls.telemetry.requestsPerSecond} req/s, p99 ${polls.telemetry.latencyMs.p99} ms`);
   }
   if (simulatorCost) {
     const { autocannon: a, pacedFloor: f, simulator: s, mixed: m } = simulatorCost;

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Command } from 'commander';
 import { durationMs, integer } from '../../cli/option-parsers.js';
+import { megabytes } from '../../cli/sizes.js';
 import { configFromOptions } from '../../simulator/cli.js';
 import { runSimulation } from '../../simulator/engine.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS } from '../../simulator/simulation.js';
@@ -164,8 +165,6 @@ function verdictOf(minutes: Minute[], warmupMinutes: number, ttlSeconds: number)
   };
 }
 
-const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
-
 async function soak(options: SoakOptions): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-soak-'));
   const db = join(dir, 'soak.db');
@@ -191,7 +190,7 @@ async function soak(options: SoakOptions): Promise<void> {
     minutes.push(minute);
     const p99 = Object.entries(minute.p99Ms).map(([path, ms]) => `${path} ${ms}`).join(', ');
     const classes = Object.entries(minute.errorClasses).flatMap(([path, counts]) => Object.entries(counts).map(([kind, n]) => `${path} ${kind} ${n}`));
-    console.log(`minute ${minute.minute}: RSS ${mb(minute.server.rssBytes)} MB, ${minute.server.openFds} fds, db ${mb(minute.server.dbBytes)} MB (${minute.rpcRows} rpc rows), WAL ${mb(minute.server.walBytes)} MB, ${minute.requests} requests, ${minute.errors} errors${classes.length ? ` (${classes.join(', ')})` : ''}, p99 ms: ${p99}`);
+    console.log(`minute ${minute.minute}: RSS ${megabytes(minute.server.rssBytes)}, ${minute.server.openFds} fds, db ${megabytes(minute.server.dbBytes)} (${minute.rpcRows} rpc rows), WAL ${megabytes(minute.server.walBytes)}, ${minute.requests} requests, ${minute.errors} errors${classes.length ? ` (${classes.join(', ')})` : ''}, p99 ms: ${p99}`);
   };
   const minuteTimer = setInterval(closeMinute, MINUTE_MS);
   try {
