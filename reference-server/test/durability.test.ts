@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -10,6 +9,7 @@ import { createSqliteStore } from '../store/sqlite.js';
 import { openDatabase, WAL_CHECKPOINT_PAGES } from '../store/sqlite-connection.js';
 import { newDevice } from '../device-records.js';
 import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
+import { spawnServe } from '../bench/serve-process.js';
 import { call, checked, createDevice, startTestServer, stopTestServer, tempDir, writeTelemetry, type TestServer } from './helpers.js';
 
 const rpcCommand = { method: 'm', params: '{}', oneway: true, persistent: false, retries: 0, additionalInfo: null };
@@ -197,19 +197,11 @@ describe('HTTPS', () => {
 });
 
 /** `dhi serve` in a child process on free ports with one device (token `sigtoken`) in its database. */
-async function spawnServe(args: string[]) {
+async function serveWithDevice(args: string[]) {
   const dir = tempDir();
   const db = join(dir, 'dhi.db');
-  const root = join(import.meta.dirname, '..', '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin', 'dhi.ts'), 'serve', '--host', '127.0.0.1',
-    '--port', '0', '--db', db, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', () => out.includes('device API on') && resolve());
-    child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-  });
-  const [, http, https] = /device API on (http:\/\/\S+)(?: and (https:\/\/\S+))?/.exec(out)!;
+  const serve = spawnServe(['--host', '127.0.0.1', '--port', '0', '--db', db, ...args]);
+  const { http, https } = await serve.listening();
   const store = new Database(db);
   const profileId = (store.prepare('SELECT id FROM device_profiles WHERE is_default = 1').get() as { id: string }).id;
   store.prepare(`INSERT INTO devices (id, name, type, token, profile_id, created_time) VALUES ('d1', 'sig', 'default', 'sigtoken', ?, 0)`).run(profileId);
@@ -220,12 +212,12 @@ async function spawnServe(args: string[]) {
     after.close();
     return n;
   };
-  return { child, http, https, storedRows, output: () => out };
+  return { child: serve.child, http, https, storedRows, printed: serve.printed };
 }
 
 describe('dhi serve process', () => {
   it('answers open polls and exits 0 on SIGTERM, keeping accepted writes', async () => {
-    const { child, http: base, storedRows } = await spawnServe(['--https-port', '-1', '--log-level', 'warn']);
+    const { child, http: base, storedRows } = await serveWithDevice(['--https-port', '-1', '--log-level', 'warn']);
     expect((await call(base, 'POST', '/api/v1/sigtoken/telemetry', { a: 1 })).status).toBe(200);
     const poll = call(base, 'GET', '/api/v1/sigtoken/rpc?timeout=60000');
     // The poll is open once the server has parsed it; a telemetry write after it proves ordering.
@@ -238,14 +230,14 @@ describe('dhi serve process', () => {
   });
 
   it('drains an HTTPS body still arriving at SIGTERM: 200 and stored, then exit 0', async () => {
-    const { child, https, storedRows, output } = await spawnServe(['--https-port', '0', '--log-level', 'info']);
+    const { child, https, storedRows, printed } = await serveWithDevice(['--https-port', '0', '--log-level', 'info']);
     const body = JSON.stringify({ during: 'shutdown', pad: 'x'.repeat(2000) });
-    const upload = await connectRaw(https);
+    const upload = await connectRaw(https!);
     await upload.write(`POST /api/v1/sigtoken/telemetry HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
     await upload.write(body.slice(0, 1000));
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
-    while (!output().includes('shutting down')) await new Promise((resolve) => child.stdout.once('data', resolve));
+    await printed(/shutting down/);
     await upload.write(body.slice(1000));
     await upload.closed;
     const [code] = await exited;

@@ -1,38 +1,28 @@
 // dhi serve --metrics: a real `dhi serve` process, real devices over HTTP, and a Prometheus scrape
 // of GET /metrics while a long poll is held: request counts and latencies by route, the open poll,
 // group-commit batch sizes on a file database, and no token in any label.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server.js';
 import { sample } from '../../test/prometheus-text.js';
+import { spawnServe, type ServeChild } from '../bench/serve-process.js';
 import { tempDir } from './helpers.js';
 
-const root = join(import.meta.dirname, '..', '..');
 const TELEMETRY_ROUTE = '/api/v1/:accessToken/telemetry';
 
 
-let child: ChildProcess;
+let serve: ServeChild;
 let url: string;
-let banner = '';
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin', 'dhi.ts'), 'serve', '--port', '0', '--https-port', '-1', '--db', join(tempDir(), 'dhi.db'), '--metrics'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      banner += chunk;
-      const match = /metrics {4}(http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(banner);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`dhi serve exited ${code}: ${banner}`)));
-  });
+  serve = spawnServe(['--port', '0', '--https-port', '-1', '--db', join(tempDir(), 'dhi.db'), '--metrics']);
+  [, url] = await serve.printed(/metrics {4}(http:\/\/127\.0\.0\.1:\d+)\/metrics/);
 }, 30_000);
 
 afterAll(async () => {
-  if (child?.exitCode === null) {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
+  if (serve?.child.exitCode === null) {
+    serve.child.kill('SIGTERM');
+    await serve.exited;
   }
 });
 

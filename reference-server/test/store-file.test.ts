@@ -2,9 +2,7 @@
 // is not a database, a database of a newer schema or of another program, a path that cannot hold a
 // database, and a database held by another `dhi serve` (store/sqlite-file.ts). The lock dies with its
 // process, kill -9 included.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,9 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../store/sqlite.js';
 import { SCHEMA_VERSION } from '../store/sqlite-schema.js';
 import { StoreFileError } from '../store/types.js';
+import { spawnServe } from '../bench/serve-process.js';
 import { call, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
 
-const root = join(import.meta.dirname, '..', '..');
 /** The user id of nobody (Debian, and most systems). */
 const NOBODY = 65534;
 let running: TestServer | undefined;
@@ -24,19 +22,11 @@ afterEach(async () => {
 });
 
 /** `dhi serve` on this database (as the user `uid`) until it prints its banner (then it is stopped) or exits. */
-async function serve(db: string, uid?: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin', 'dhi.ts'), 'serve', '--port', '0', '--https-port', '-1', '--db', db],
-    // tsx's cache belongs to the user running the tests: another user does without it.
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], uid, gid: uid, env: { ...process.env, TSX_DISABLE_CACHE: '1' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-    if (stdout.includes('device API on')) child.kill('SIGTERM');
-  });
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const [code] = await once(child, 'exit');
-  return { code, stdout, stderr };
+async function serve(db: string, uid?: number): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const run = spawnServe(['--port', '0', '--https-port', '-1', '--db', db], { uid });
+  run.listening().then(() => run.child.kill('SIGTERM'), () => {});
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 /**
@@ -161,13 +151,10 @@ describe('the store file at start-up', () => {
   it('takes over the file of a dhi serve that was killed with kill -9', async () => {
     const dir = tempDir();
     const db = join(dir, 'dhi.db');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin', 'dhi.ts'), 'serve', '--port', '0', '--https-port', '-1', '--db', db],
-      { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    await new Promise<void>((resolve) => child.stdout.on('data', (chunk) => (out += chunk).includes('device API on') && resolve()));
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
+    const killed = spawnServe(['--port', '0', '--https-port', '-1', '--db', db]);
+    await killed.listening();
+    killed.child.kill('SIGKILL');
+    await killed.exited;
     running = await startTestServer({}, dir);
     expect((await call(running.httpUrl, 'GET', '/api/noauth/userPasswordPolicy')).status).toBe(200);
   });
