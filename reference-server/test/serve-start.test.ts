@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,10 +6,10 @@ import { startServer } from '../server.js';
 import { ListenError } from '../listeners.js';
 import { banner, exposureWarning } from '../cli.js';
 import { validateConfig } from '../config.js';
+import { spawnServe } from '../bench/serve-process.js';
 import { tempDir } from './helpers.js';
 import { createSqliteStore } from '../store/sqlite.js';
 
-const root = join(import.meta.dirname, '..', '..');
 const held: Server[] = [];
 afterEach(async () => {
   await Promise.all(held.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
@@ -53,13 +51,9 @@ describe('a taken port', () => {
   it('leaves no HTTP listener when the HTTPS port is taken, and dhi serve exits 1 with one line', async () => {
     const taken = await takePort();
     const httpPort = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin', 'dhi.ts'), 'serve', '--port', String(httpPort),
-      '--https-port', String(taken), '--db', join(tempDir(), 'dhi.db')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (chunk) => (err += chunk));
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(1);
-    expect(err.trim().split('\n')).toEqual([`dhi serve: cannot listen on 127.0.0.1:${taken} (--https-port): the port is already in use`]);
+    const run = spawnServe(['--port', String(httpPort), '--https-port', String(taken), '--db', join(tempDir(), 'dhi.db')]);
+    expect(await run.exited).toBe(1);
+    expect(run.stderr().trim().split('\n')).toEqual([`dhi serve: cannot listen on 127.0.0.1:${taken} (--https-port): the port is already in use`]);
     expect(await canListen(httpPort)).toBe(true);
   });
 });
