@@ -1,18 +1,10 @@
 // New device and profile records and device credentials, shared by provisioning and the control API. Credential
 // ids are derived as ThingsBoard derives them (DeviceCredentialsServiceImpl, EncryptionUtil), so
 // that a device provisioned here has the credentials id ThingsBoard would give it.
-import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { randomToken } from '../spec/access-token.js';
 import { badRequest } from './errors.js';
 import type { CredentialsType, DeviceRecord, JsonValue, ProfileRecord } from './store/types.js';
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** 20 random alphanumeric characters from the CSPRNG, as ThingsBoard generates tokens. */
-export function randomToken(length = 20): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)];
-  return out;
-}
 
 export interface Credentials {
   credentialsType: CredentialsType;

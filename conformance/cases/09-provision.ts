@@ -3,7 +3,7 @@ import type { Case, CaseRun } from '../case.js';
 import type { Failure } from '../verdict.js';
 import type { Reply } from '../client.js';
 import { attributesInclude, bodyEquals, checkAll, isErrorBody, isObject, isTrue, noting, should, statusIs, statusIsSuccess, valueEquals } from '../checks.js';
-import { randomToken } from '../control/index.js';
+import { randomToken } from '../../spec/access-token.js';
 import type { ProvisionType } from '../control/server-side.js';
 import { expectStored, json, op, raw, type Body } from './kit.js';
 import { TB_500 } from './patterns.js';

@@ -1,7 +1,7 @@
 // Unknown resources (group 4): unknown paths are 404, known paths with the wrong method 405.
 import type { Case } from '../case.js';
 import { checkAll, isErrorBody, should, statusIs } from '../checks.js';
-import { randomToken } from '../control/index.js';
+import { randomToken } from '../../spec/access-token.js';
 import { op } from './kit.js';
 import { wrongMethod } from './patterns.js';
 

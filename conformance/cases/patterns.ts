@@ -2,7 +2,7 @@
 import type { Case, DeviceRequest } from '../case.js';
 import type { Severity } from '../verdict.js';
 import { bodyTextIs, checkAll, isErrorBody, noting, should, statusIs, type Check } from '../checks.js';
-import { randomToken } from '../control/index.js';
+import { randomToken } from '../../spec/access-token.js';
 import { changeDuringPoll, notBeforeChange, startPoll, unanswered } from './kit.js';
 
 export const TB_500 = 'ThingsBoard answers 500 here (known difference from the specification)';

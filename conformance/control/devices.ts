@@ -1,9 +1,9 @@
 // Devices, their attributes and telemetry through ThingsBoard's REST API.
-import { randomBytes } from 'node:crypto';
 import type { Reply } from '../client.js';
 import type { Series } from '../checks.js';
 import { bodyOf, call, type ControlContext } from './call.js';
 import type { Body, Ok, PathParams, Schema } from '../../spec/types.js';
+import { randomToken } from '../../spec/access-token.js';
 
 /** A device created for one case through the control API, deleted after it. */
 export interface DeviceFixture {
@@ -15,13 +15,6 @@ export interface DeviceFixture {
 export type Scope = PathParams<'getDeviceAttributes'>['scope'];
 export type AttributeEntry = Schema<'AttributeEntry'>;
 export type DeviceBody = Schema<'Device'>;
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A random 20-character alphanumeric token, as ThingsBoard generates them. */
-export function randomToken(length = 20): string {
-  return [...randomBytes(length)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
-}
 
 const telemetry = (id: string) => `/api/plugins/telemetry/DEVICE/${id}`;
 

@@ -5,7 +5,6 @@ import { deviceApi } from './devices.js';
 import { serverSideApi } from './server-side.js';
 
 export { ControlError, login, type ControlContext, type LoginResult } from './call.js';
-export { randomToken } from './devices.js';
 
 export function createControl(ctx: ControlContext) {
   const devices = deviceApi(ctx);

@@ -2,7 +2,8 @@
 // status, exactly as ThingsBoard: SUCCESS (the device's credentials), NOT_FOUND, FAILURE. A new
 // device gets the credentials the request names (ThingsBoard DeviceServiceImpl.saveDevice(
 // ProvisionRequest)): an access token, an X.509 certificate (`hash`) or MQTT basic credentials.
-import { accessToken, mqttBasic, newDevice, randomToken, x509Certificate, type Credentials } from '../device-records.js';
+import { randomToken } from '../../spec/access-token.js';
+import { accessToken, mqttBasic, newDevice, x509Certificate, type Credentials } from '../device-records.js';
 import { ApiError } from '../errors.js';
 import type { DeviceState } from '../device-state.js';
 import type { ServerContext } from '../context.js';
