@@ -8,11 +8,14 @@
 // gathered rows are flushed before the transaction's next other write and before COMMIT, so every
 // write still sees the ones queued before it.
 //
-// A batch of nothing but buffered writes, the common case under telemetry load, can be committed on
-// another thread (Offload below): its rows are gathered here and handed over, and the batch is
-// answered once that thread has committed them. Only one batch is in flight at a time, here or
-// there, so the two connections never wait for each other's write lock, and the writes that arrive
-// meanwhile form the next batch.
+// Buffered writes, the common case under telemetry load, can be committed on another thread (Offload
+// below): a batch's rows are gathered here and handed over, and the batch is answered once that thread
+// has committed them. With it, the queue goes in runs of one kind, in queue order: a run of buffered
+// writes to the other thread, a run of other writes here after it (so that it sees the rows queued
+// before it), so that an attribute write or a device state save does not bring the telemetry queued
+// with it onto the event loop. Only one batch is in flight at a time, here or there, so the two
+// connections never wait for each other's write lock, and the writes that arrive meanwhile form the
+// next batch.
 //
 // Buffered rows go to a log that is folded into their tables later (sqlite-telemetry.ts): a fold is
 // in flight like a batch, on the other thread when it can take it, and runs when the buffer says one
@@ -142,13 +145,11 @@ export function createGroupCommit<B = never, S = never>(
   const savepoint = db.prepare('SAVEPOINT write');
   const release = db.prepare('RELEASE write');
   const rollbackTo = db.prepare('ROLLBACK TO write');
-  let queue: PendingWrite[] = [];
+  const queue: PendingWrite[] = [];
   /** Reads waiting for a fold. */
   let reads: PendingRead<S>[] = [];
   /** The scope of the fold in flight (here or offloaded). */
   let folding: S | undefined;
-  /** How many of the queued writes are not buffered ones (a batch with none may be offloaded). */
-  let unbuffered = 0;
   let scheduled = false;
   /** The batch the offload is committing. */
   let offloaded: PendingWrite[] | undefined;
@@ -195,10 +196,9 @@ export function createGroupCommit<B = never, S = never>(
     }
   }
 
-  function takeQueue(): PendingWrite[] {
-    const batch = queue;
-    queue = [];
-    unbuffered = 0;
+  /** The first `count` queued writes (all of them by default). */
+  function takeQueue(count = queue.length): PendingWrite[] {
+    const batch = queue.splice(0, count);
     onBatch?.(batch.length);
     return batch;
   }
@@ -214,17 +214,23 @@ export function createGroupCommit<B = never, S = never>(
     }
   }
 
+  /** How many writes from the front of the queue are of the first one's kind (buffered or not). */
+  function leadingRun(): number {
+    const buffered = queue[0].fn === undefined;
+    let count = 1;
+    while (count < queue.length && (queue[count].fn === undefined) === buffered) count++;
+    return count;
+  }
+
   /** A batch of buffered writes only: gathered here, committed by the offload. */
-  function offloadQueued(): void {
-    const batch = takeQueue();
+  function offloadQueued(batch: PendingWrite[]): void {
     for (const pending of batch) gather(pending);
     offloaded = batch;
     offload!.commit(buffer.take(), committedElsewhere);
   }
 
-  /** Runs the queued writes in one transaction and answers them. */
-  function commitQueued(): void {
-    const batch = takeQueue();
+  /** Runs the writes in one transaction and answers them. */
+  function commitQueued(batch: PendingWrite[]): void {
     try {
       begin.run();
       for (const pending of batch) {
@@ -324,8 +330,11 @@ export function createGroupCommit<B = never, S = never>(
     const due = buffer.dueFold();
     if (due !== undefined) return startFold(due);
     if (queue.length === 0) return;
-    if (unbuffered === 0 && offload?.ready) return offloadQueued();
-    commitQueued();
+    if (!offload?.ready) return commitQueued(takeQueue());
+    const run = takeQueue(leadingRun());
+    if (run[0].fn === undefined) return offloadQueued(run);
+    commitQueued(run);
+    if (queue.length > 0) schedule();
   }
 
   /** One callback for every offloaded batch (no closure per batch). */
@@ -345,7 +354,7 @@ export function createGroupCommit<B = never, S = never>(
    * its log as it closes).
    */
   function finishClose(): void {
-    if (queue.length > 0) commitQueued();
+    if (queue.length > 0) commitQueued(takeQueue());
     for (const r of reads) {
       if (foldHere(r.scope)) readUncommitted(r);
       else runRead(r);
@@ -356,7 +365,6 @@ export function createGroupCommit<B = never, S = never>(
 
   function enqueue(fn: PendingWrite['fn'], arg: unknown, done: Done, ctx: unknown): void {
     queue.push({ fn, arg, done, ctx, ok: false, value: undefined });
-    if (fn !== undefined) unbuffered++;
     if (!offloaded && folding === undefined) schedule();
   }
 

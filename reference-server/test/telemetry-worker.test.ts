@@ -1,7 +1,7 @@
 // A batch of nothing but telemetry is committed by the telemetry worker on its own connection
 // (store/telemetry-committer.ts, telemetry-worker.ts), answered once that thread has committed it
-// (synchronous=FULL: with its WAL synced); a batch with any other write runs on the event loop,
-// after the worker's batch. Its rows wait in the telemetry log until a fold, on the worker too.
+// (synchronous=FULL: with its WAL synced); any other write runs on the event loop, after the worker
+// has committed the telemetry queued before it, and the telemetry queued after it goes to the worker again. Its rows wait in the telemetry log until a fold, on the worker too.
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -78,20 +78,22 @@ describe('the telemetry worker', () => {
     reopened.close();
   });
 
-  it('runs a batch with another write on the event loop, in order with its telemetry', async () => {
+  it('runs another write on the event loop in queue order, leaving the telemetry queued around it to the worker', async () => {
     const t = setup();
     try {
       await t.send([long('a', 1, 1)]);
-      const sent = t.send([long('a', 5, 2)]);
+      const before = t.send([long('a', 5, 2)]);
       // A write that changes the time series first takes the device's rows out of the log, as the store's deletes do.
       const removed = t.group.write(() => {
         t.writer.settle(DEVICE);
         t.db.prepare('DELETE FROM telemetry_latest').run();
       });
-      await Promise.all([sent, removed]);
-      expect(t.offloaded).toEqual([1]);
-      expect(await t.latest()).toEqual([]);
-      expect(await t.count()).toBe(2);
+      const after = t.send([long('b', 6, 3), long('c', 6, 4)]);
+      await Promise.all([before, removed, after]);
+      // The rows queued before the delete were committed (and so deleted) first; those after it, after.
+      expect(t.offloaded).toEqual([1, 1, 2]);
+      expect(await t.latest()).toEqual([{ key: 'b', ts: 6, value: 3 }, { key: 'c', ts: 6, value: 4 }]);
+      expect(await t.count()).toBe(4);
     } finally {
       await t.close();
     }
