@@ -20,8 +20,8 @@
 import type { Database } from 'better-sqlite3';
 import { toCell } from './sqlite-values.js';
 import { DeletedMeanwhile, type KvEntry } from './types.js';
-import type { BufferedWrites } from './group-commit.js';
-import { createRowWriter, type FoldDrop, type FoldScope } from './sqlite-telemetry-log.js';
+import type { BufferedWrites } from './buffered-writes.js';
+import { createRowWriter, DEVICE_NUM, type FoldDrop, type FoldScope } from './sqlite-telemetry-log.js';
 
 /**
  * Rows gathered between two automatic folds: FOLD_ROWS.perDevice for each device with rows in the
@@ -37,10 +37,6 @@ const FOLD_ROWS = { perDevice: 600, min: 60_000, max: 200_000 };
 
 /** The rows to gather before the next fold of every row, when rows of `devices` devices wait. */
 const foldRowsFor = (devices: number) => Math.min(FOLD_ROWS.max, Math.max(FOLD_ROWS.min, FOLD_ROWS.perDevice * devices));
-
-/** In SQL: the device's number and the key's id, for statements that take the device id and key text. */
-export const DEVICE_NUM = (param: string) => `(SELECT num FROM devices WHERE id = ${param})`;
-export const KEY_ID = (param: string) => `(SELECT id FROM telemetry_keys WHERE key = ${param})`;
 
 export interface TelemetryMessage {
   deviceId: string;
@@ -71,7 +67,8 @@ export interface TelemetryWriter extends BufferedWrites<TelemetryMessage, FoldSc
  * left there), so that reads fold them first.
  */
 export function createTelemetryWriter(db: Database, foldRows: (devices: number) => number = foldRowsFor): TelemetryWriter {
-  const numOf = db.prepare('SELECT num FROM devices WHERE id = ?').pluck();
+  // NULL for a device that does not exist.
+  const numOf = db.prepare(`SELECT ${DEVICE_NUM('?')}`).pluck();
   // A device keeps its number for life, and an id (a UUID) is never reused.
   const deviceNums = new Map<string, number>();
   const writer = createRowWriter(db);
@@ -82,16 +79,16 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
   const waiting = new Set(db.prepare('SELECT DISTINCT device FROM telemetry_log').pluck().all() as number[]);
 
   function deviceNum(deviceId: string): number {
-    let num = deviceNums.get(deviceId);
-    if (num !== undefined) return num;
-    num = numOf.get(deviceId) as number | undefined;
-    if (num === undefined) throw new DeletedMeanwhile(`no device ${deviceId}`);
+    const known = deviceNums.get(deviceId);
+    if (known !== undefined) return known;
+    const num = numOf.get(deviceId) as number | null;
+    if (num === null) throw new DeletedMeanwhile(`no device ${deviceId}`);
     deviceNums.set(deviceId, num);
     return num;
   }
 
   /** A device that does not exist has no row in the log: its fold takes none (numbers start at 1). */
-  const deviceScope = (deviceId: string) => ({ device: deviceNums.get(deviceId) ?? (numOf.get(deviceId) as number | undefined) ?? 0 });
+  const deviceScope = (deviceId: string) => ({ device: deviceNums.get(deviceId) ?? (numOf.get(deviceId) as number | null) ?? 0 });
 
   return {
     add({ deviceId, entries }) {
