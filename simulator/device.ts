@@ -7,7 +7,7 @@ import { checksum, CHECKSUM_ALGORITHMS, type ChecksumAlgorithm } from '../refere
 import { monoNow } from './clock.js';
 import type { Outcome, PathName, Recorder, Timing } from './metrics.js';
 import type { Pacer } from './pacer.js';
-import { createPayloadSource, profileKeys, type Values } from './profiles.js';
+import { createPayloadSource, profileKeys } from './profiles.js';
 import { deviceRoutes, type DeviceRoutes, type DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
 import { exchange, type Exchange, type Link } from './wire.js';
@@ -46,7 +46,8 @@ export interface VirtualDevice {
   routes: DeviceRoutes;
   link: Link;
   ctx: DeviceContext;
-  nextValues: () => Values;
+  /** The next message's values, as a JSON object's text. */
+  nextValues: () => string;
   /** Data points in each telemetry message. */
   points: number;
   /** Last client timestamp used, so timestamped telemetry never repeats a ts for this device. */
@@ -112,13 +113,13 @@ export const statusOutcome = (ex: Exchange): Outcome => (ex.status >= 200 && ex.
 function telemetryBody(device: VirtualDevice, scenario: Scenario): string {
   const plan = scenario.telemetry;
   if (plan.model === 'off') return '{}';
-  if (plan.form === 'values') return JSON.stringify(device.nextValues());
+  if (plan.form === 'values') return device.nextValues();
   const ts = Math.max(Date.now(), device.lastTs + plan.batch);
   device.lastTs = ts;
-  if (plan.form === 'timestamped') return JSON.stringify({ ts, values: device.nextValues() });
-  const records: { ts: number; values: Values }[] = [];
-  for (let k = plan.batch - 1; k >= 0; k--) records.push({ ts: ts - k, values: device.nextValues() });
-  return JSON.stringify(records);
+  if (plan.form === 'timestamped') return `{"ts":${ts},"values":${device.nextValues()}}`;
+  let records = '';
+  for (let k = plan.batch - 1; k >= 0; k--) records += `${records ? ',' : ''}{"ts":${ts - k},"values":${device.nextValues()}}`;
+  return `[${records}]`;
 }
 
 /** Send a measured request of the device; `done` hears of its end. */

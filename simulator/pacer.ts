@@ -69,14 +69,23 @@ export function createPacer(now: () => number = monoNow): Pacer {
     if (next >= armedFor) return;
     if (timer) clearTimeout(timer);
     armedFor = next;
-    timer = setTimeout(fire, Math.max(1, Math.round(next - t)));
+    timer = setTimeout(onTimer, Math.max(1, Math.round(next - t)));
   }
 
-  function fire(): void {
-    if (timer) clearTimeout(timer);
-    if (immediate) clearImmediate(immediate);
-    timer = immediate = undefined;
+  // The timer that fires is done: clearing it would make Node drop and rebuild its list of timers
+  // of that duration (an object in dictionary mode and a priority queue) on every arrival.
+  function onTimer(): void {
+    timer = undefined;
     armedFor = Infinity;
+    runDue();
+  }
+  // A timer armed for later stays armed: it runs whatever is due then (or nothing) and re-arms.
+  function onImmediate(): void {
+    immediate = undefined;
+    runDue();
+  }
+
+  function runDue(): void {
     // Entries run may add entries (a loop's next turn), due now or later: run until none is due.
     for (let t = now(); heap.length && heap[0].at <= t + EARLY_MS; t = now()) {
       const entry = pop();
@@ -91,7 +100,7 @@ export function createPacer(now: () => number = monoNow): Pacer {
       push({ at, run: run as Entry['run'], arg });
       const t = now();
       // Due already: on this turn of the loop once its I/O is done, not inside the caller.
-      if (at <= t + EARLY_MS) immediate ??= setImmediate(fire);
+      if (at <= t + EARLY_MS) immediate ??= setImmediate(onImmediate);
       else if (!immediate) arm(t);
     },
     get size() {
