@@ -61,9 +61,9 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
   const { driver } = config.scenario;
   const base = new URL(control.url);
   const basePath = base.pathname.replace(/\/+$/, '');
-  const wire = createWire({ url: control.url, insecure: config.insecure, maxConnectionsPerLink: config.maxConnections, maxConnections: config.maxConnections });
-  const link = wire.link();
   const pacer = createPacer();
+  const wire = createWire({ url: control.url, insecure: config.insecure, maxConnectionsPerLink: config.maxConnections, maxConnections: config.maxConnections, woke: () => pacer.realign() });
+  const link = wire.link();
   const targets: string[] = [];
   /** Per device: the next attribute-change sequence number. */
   const writeSeq = new Map<string, number>();

@@ -60,14 +60,15 @@ export interface Group {
 export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline: () => void = () => {}): Group {
   const { scenario } = config;
   const url = new URL(config.target.url);
+  const pacer = createPacer();
   const wire = createWire({
     url: config.target.url,
     localAddress: config.target.localAddress,
     insecure: config.target.insecure,
     maxConnectionsPerLink: config.target.maxConnectionsPerDevice,
     maxConnections: config.target.maxConnections,
+    woke: () => pacer.realign(),
   });
-  const pacer = createPacer();
   let onlineCount = 0;
   let drained: (() => void) | undefined;
   const ctx: DeviceContext = {

@@ -54,6 +54,26 @@ describe('on-time sending', () => {
     expect(pacer.size).toBe(0);
   });
 
+  it('runs what is due when the loop wakes for something else (realign), and nothing more than EARLY_MS early', () => {
+    let clock = 1000;
+    const pacer = createPacer(() => clock);
+    const ran: string[] = [];
+    const run = (label: string) => ran.push(label);
+    pacer.at(1010, run, 'a');
+    pacer.at(1020, run, 'b');
+    clock = 1010 - EARLY_MS - 0.01;
+    pacer.realign();
+    expect(ran).toEqual([]);
+    clock = 1010 - EARLY_MS;
+    pacer.realign();
+    expect(ran).toEqual(['a']);
+    expect(pacer.size).toBe(1);
+    clock = 1030;
+    pacer.realign();
+    expect(ran).toEqual(['a', 'b']);
+    pacer.clear();
+  });
+
   it('forgets its entries when cleared', async () => {
     const pacer = createPacer();
     const ran: number[] = [];
