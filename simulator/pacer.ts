@@ -109,6 +109,12 @@ export function createPacer(now: () => number = monoNow): Pacer {
       const entry = pop();
       (entry.run as (arg: unknown, at: number) => void)(entry.arg, entry.at);
     }
+    // A timer armed for an entry that has run (realign ran it early) would wake the process for nothing.
+    if (timer && (!heap.length || armedFor < heap[0].at)) {
+      clearTimeout(timer);
+      timer = undefined;
+      armedFor = Infinity;
+    }
     arm(now());
   }
 

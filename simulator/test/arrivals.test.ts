@@ -30,6 +30,9 @@ function manualPacer(): Pacer & { runDue(): void; setNow(t: number): void } {
     setNow(t) {
       now = t;
     },
+    realign() {
+      this.runDue();
+    },
     runDue() {
       for (let due = entries.filter((e) => e.at <= now + EARLY_MS); due.length; due = entries.filter((e) => e.at <= now + EARLY_MS)) {
         entries = entries.filter((e) => !due.includes(e));
