@@ -56,15 +56,18 @@ export interface VirtualDevice {
   lastSeq: number;
   /** Polls not yet on the wire; at 0 the device is online and may be driven. */
   pollsToOpen: number;
+  /** Each poll's request, the same every time. */
+  pollTexts: { attributes: string; rpc: string };
 }
 
 export function createDevice(index: number, token: string, templates: DeviceTemplates, basePath: string, link: Link, ctx: DeviceContext, seed: number): VirtualDevice {
   const { scenario } = ctx;
   const plan = scenario.telemetry;
+  const routes = deviceRoutes(templates, basePath, token, scenario.polls.timeoutMs);
   return {
     index,
     token,
-    routes: deviceRoutes(templates, basePath, token, scenario.polls.timeoutMs),
+    routes,
     link,
     ctx,
     nextValues: createPayloadSource(scenario.profile, seed, index),
@@ -72,6 +75,7 @@ export function createDevice(index: number, token: string, templates: DeviceTemp
     lastTs: 0,
     lastSeq: -1,
     pollsToOpen: (scenario.polls.attributes ? 1 : 0) + (scenario.polls.rpc ? 1 : 0),
+    pollTexts: { attributes: requestText('GET', routes.attributeUpdates, ctx.host), rpc: requestText('GET', routes.rpcPoll, ctx.host) },
   };
 }
 
@@ -185,18 +189,18 @@ function pollOpened(ex: Exchange): void {
   if (--device.pollsToOpen === 0) device.ctx.recorder.online(device.index);
 }
 
-function sendPoll(device: VirtualDevice, path: string, first: boolean, done: (ex: Exchange) => void): void {
-  const ex = exchange(null, requestText('GET', path, device.ctx.host), true, monoNow(), device.ctx.scenario.polls.timeoutMs + device.ctx.requestTimeoutMs, done, device);
+function sendPoll(device: VirtualDevice, text: string, first: boolean, done: (ex: Exchange) => void): void {
+  const ex = exchange(null, text, true, monoNow(), device.ctx.scenario.polls.timeoutMs + device.ctx.requestTimeoutMs, done, device);
   if (first) ex.onWritten = pollOpened;
   device.link.send(ex);
 }
 
 export function pollAttributes(device: VirtualDevice, first = false): void {
-  if (!device.ctx.ending) sendPoll(device, device.routes.attributeUpdates, first, attributePollDone);
+  if (!device.ctx.ending) sendPoll(device, device.pollTexts.attributes, first, attributePollDone);
 }
 
 export function pollRpc(device: VirtualDevice, first = false): void {
-  if (!device.ctx.ending) sendPoll(device, device.routes.rpcPoll, first, rpcPollDone);
+  if (!device.ctx.ending) sendPoll(device, device.pollTexts.rpc, first, rpcPollDone);
 }
 
 /**
