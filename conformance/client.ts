@@ -194,7 +194,8 @@ function isFile(body: unknown): body is FilePart {
   return typeof body === 'object' && body !== null && !Buffer.isBuffer(body);
 }
 
-function shellQuote(text: string): string {
+/** The text as one single-quoted shell word. */
+export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
 import { compareIds, EXPECTED_OUTCOMES, type CaseRecord, type ExpectedOutcome } from './case.js';
+import { isObject } from './checks.js';
 import { brief } from './report/console.js';
 import type { ExpectationsVerdict } from './report/json.js';
 
@@ -33,7 +34,6 @@ export class ExpectationsError extends Error {
 const FORMAT_VERSION = 1;
 const TOP_KEYS = ['version', 'cases'];
 const ENTRY_KEYS = ['outcome', 'reason', 'agent'];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function entryProblems(id: string, raw: unknown): { entry?: ExpectationEntry; problems: string[] } {
   if (!isObject(raw)) return { problems: [`${id}: expected {outcome, reason[, agent]}, got ${JSON.stringify(raw)}`] };

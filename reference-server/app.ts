@@ -16,7 +16,7 @@ import { deviceApiHandlers } from './device-api/index.js';
 import { createControlApi } from './control-api/index.js';
 import { registerUploadRoute, UPLOAD_PATH } from './control-api/upload.js';
 import { registerTextBodyRoutes } from './text-body.js';
-import { createUnmodelled } from './control-api/unmodelled.js';
+import { createUnmodelled } from './control-api/not-modelled.js';
 import { asksForToken } from './control-api/token-paths.js';
 import { limitFor } from './payload-limits.js';
 import { methodsByPath, registerRoutes } from './routes.js';

@@ -32,7 +32,7 @@ export function registerServe(program: Command): void {
     .option('--jwt-secret <secret>', 'HMAC secret for control API tokens (generated and stored when absent)')
     .option('--ttl <seconds>', 'delete time-series values older than this, in small steps (ThingsBoard\'s ts_key_value_ttl; 0 = keep them)', integer(0), 0)
     .option('--rpc-ttl <seconds>', 'delete ended persistent RPCs created longer ago than this, in small steps (ThingsBoard\'s rpcTtlDays; 0 = keep them)', integer(0), 0)
-    .option('--metrics', 'serve Prometheus metrics at GET /metrics: requests by route and status, their latency, open polls, group-commit batch sizes, process figures', false)
+    .option('--metrics', 'serve Prometheus metrics at GET /metrics: requests by route and status, their latency, open polls and server RPCs, group-commit batch sizes, process figures', false)
     .option('--log-level <level>', 'fatal, error, warn, info, debug (adds one line per request), trace or silent', 'warn')
     .action(async (options) => {
       const { runServe } = await import('./cli.js');

@@ -60,11 +60,13 @@ type Saves = Map<string, KvEntry[]>;
 const longOf = (entry: KvEntry | undefined) =>
   entry?.type === 'LONG' ? Number(entry.value) : 0;
 
+const LONG_TEXT = /^[+-]?\d{1,18}$/;
+
 /** DefaultTelemetrySubscriptionService.parseAsLong of the attribute's text: a long, else 0 (the default). */
 function timeoutOf(entry: KvEntry | undefined): number {
   if (!entry) return 0;
   const text = String(entry.value);
-  return /^[+-]?\d{1,18}$/.test(text) ? Math.max(Number(text), 0) : 0;
+  return LONG_TEXT.test(text) ? Math.max(Number(text), 0) : 0;
 }
 
 function stateFrom({ createdTime, entries }: SavedState): State {

@@ -8,7 +8,6 @@
 // Enums and UUIDs are not String properties in ThingsBoard's models: a number there stays a 400
 // (Jackson would take an enum's index).
 import { numberLiteral } from './json-lossless.js';
-import type { PartValidator } from './spring-binding.js';
 
 type Schema = {
   type?: string | string[];
@@ -24,7 +23,7 @@ type Schema = {
 };
 
 /** Binds a member's value (its literal as sent, for a number JSON.parse changed); returns the bound value. */
-type Bind = (value: unknown, literal: string | undefined) => unknown;
+type Bind = (value: unknown, literal?: string) => unknown;
 
 const LONG_RANGE = 2 ** 63;
 const INTEGER_TEXT = /^[+-]?\d+$/;
@@ -106,18 +105,11 @@ function binderOf(schema: Schema, seen: Map<Schema, Bind | undefined>): Bind | u
   return bind;
 }
 
-/** True when the contract marks this body schema as bound by Jackson. */
-export const jacksonBound = (schema: object): boolean => (schema as Schema)['x-tb-binding'] === 'jackson';
-
-/** Wraps a body validator so that the body binds as in Jackson first (in place, so the handler sees it bound). */
-export function withJacksonBinding(schema: object, validate: PartValidator): PartValidator {
-  const bind = binderOf(schema as Schema, new Map());
-  if (!bind) return validate;
-  const bound: PartValidator = (data) => {
-    bind(data, undefined);
-    const valid = validate(data);
-    bound.errors = validate.errors;
-    return valid;
-  };
-  return bound;
+/**
+ * The binding of a body schema that the contract marks `x-tb-binding: jackson`: it binds a body in
+ * place (so that the handler sees it bound), before the schema validates it. Undefined when the schema
+ * is not marked, or has nothing Jackson would coerce.
+ */
+export function jacksonBinding(schema: object): Bind | undefined {
+  return (schema as Schema)['x-tb-binding'] === 'jackson' ? binderOf(schema as Schema, new Map()) : undefined;
 }

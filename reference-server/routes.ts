@@ -2,6 +2,7 @@
 // all come from the OpenAPI document; the handler comes from the operationId.
 import type { FastifyInstance, onRequestHookHandler, preValidationHookHandler, RouteShorthandOptions } from 'fastify';
 import type { Contract, Operation } from '../spec/load.js';
+import { pathRegex } from '../spec/path-template.js';
 import type { JsonSchema } from '../spec/schema-validator.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { badRequest } from './errors.js';
@@ -92,8 +93,7 @@ export function methodsByPath(contract: Contract): (url: string) => string[] | u
   for (const op of contract.operations) {
     let row = table.get(op.path);
     if (!row) {
-      const re = new RegExp(`^${op.path.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
-      table.set(op.path, (row = { re, methods: [] }));
+      table.set(op.path, (row = { re: pathRegex(op.path), methods: [] }));
     }
     row.methods.push(op.method.toUpperCase());
   }

@@ -6,7 +6,6 @@ import { randomToken } from '../control/index.js';
 import { changeDuringPoll, notBeforeChange, startPoll, unanswered } from './kit.js';
 
 export const TB_500 = 'ThingsBoard answers 500 here (known difference from the specification)';
-export const TB_EMPTY_ERROR = 'ThingsBoard sends this error with an empty body (a SHOULD-level difference)';
 
 /** A token no server knows; the prefix lets the suite's own fault proxy recognise it. */
 export const unknownToken = () => `unknown${randomToken(12)}`;

@@ -2,10 +2,8 @@
 // $DHI_JWT (curl lines never carry the JWT), re-creates what the case set up (its devices were
 // deleted after the run), replays the case's requests, and cleans up again.
 import type { CaseRecord } from '../case.js';
-import type { Exchange } from '../client.js';
+import { shellQuote, type Exchange } from '../client.js';
 import type { RunReport } from './json.js';
-
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** The line that sets $DHI_JWT from the control API login of the run. */
 export function jwtLine(run: Pick<RunReport, 'controlUrl' | 'login'>): string {

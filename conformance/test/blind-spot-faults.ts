@@ -2,15 +2,11 @@
 // Several need what the server side did (tokens, server attributes, assignments): they watch the
 // control API traffic that goes through the same proxy (the suite's control URL is the target).
 import { randomBytes } from 'node:crypto';
+import { isObject } from '../checks.js';
+import { ATTRIBUTES, FIRMWARE, jsonOf, pathOf, queryOf, RPC_POLL, TELEMETRY, UPDATES, withJson } from './fault-kit.js';
 import type { Fault, FaultContext, ProxyRequest, ProxyResponse } from './fault-proxy.js';
 
-const devicePath = (rest: string) => new RegExp(`^/api/v1/(?!provision)([^/?]+)/${rest}(\\?|$)`);
-const TELEMETRY = devicePath('telemetry');
-const ATTRIBUTES = devicePath('attributes');
-const UPDATES = devicePath('attributes/updates');
-const RPC_POLL = devicePath('rpc');
 const RPC_REPLY = /^\/api\/v1\/([^/?]+)\/rpc\/(\d+)(\?|$)/;
-const FIRMWARE = devicePath('firmware');
 const PROVISION = /^\/api\/v1\/provision(\?|$)/;
 const CUSTOMER_CLAIM = /^\/api\/customer\/device\/([^/?]+)\/claim(\?|$)/;
 const SERVER_ATTRIBUTES = /^\/api\/plugins\/telemetry\/DEVICE\/([^/?]+)\/attributes\/SERVER_SCOPE(\?|$)/;
@@ -18,17 +14,6 @@ const SERVER_ATTRIBUTES = /^\/api\/plugins\/telemetry\/DEVICE\/([^/?]+)\/attribu
 type Json = Record<string, unknown>;
 const EMPTY = Buffer.alloc(0);
 
-const jsonOf = (body: Buffer): unknown => {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-};
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const withJson = (res: ProxyResponse, value: unknown, status = res.status): ProxyResponse => ({ status, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(value)) });
-const queryOf = (req: ProxyRequest) => new URL(req.url, 'http://proxy').searchParams;
-const pathOf = (req: ProxyRequest) => req.url.split('?')[0];
 const withQuery = (req: ProxyRequest, q: URLSearchParams): ProxyRequest => ({ ...req, url: `${pathOf(req)}?${q}` });
 const isPoll = (req: ProxyRequest) => req.method === 'GET' && (UPDATES.test(req.url) || RPC_POLL.test(req.url));
 const isRead = (req: ProxyRequest, res: ProxyResponse) => req.method === 'GET' && ATTRIBUTES.test(req.url) && res.status === 200;

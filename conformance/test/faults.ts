@@ -1,38 +1,18 @@
 // The faults the suite must catch, each with the case ids that must fail because of it.
 import { blindSpotFaults } from './blind-spot-faults.js';
 import { fidelityFaults } from './fidelity-faults.js';
+import { isObject } from '../checks.js';
+import { ATTRIBUTES, devicePath, FIRMWARE, jsonOf, queryOf, RPC_POLL, TELEMETRY, UPDATES, withJson } from './fault-kit.js';
 import type { Fault, ProxyRequest, ProxyResponse } from './fault-proxy.js';
 
-const devicePath = (rest: string) => new RegExp(`^/api/v1/(?!provision)([^/?]+)/${rest}(\\?|$)`);
-const TELEMETRY = devicePath('telemetry');
-const ATTRIBUTES = devicePath('attributes');
-const UPDATES = devicePath('attributes/updates');
-const RPC_POLL = devicePath('rpc');
 const RPC_REPLY = devicePath('rpc/\\d+');
 const CLAIM = devicePath('claim');
-const FIRMWARE = devicePath('firmware');
 const ANY_DEVICE = /^\/api\/v1\//;
 
-const jsonOf = (body: Buffer): unknown => {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-};
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function withJson(res: ProxyResponse, value: unknown, status = res.status): ProxyResponse {
-  return { status, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(value)) };
-}
 
 function rewriteJson(req: ProxyRequest, edit: (body: unknown) => unknown): ProxyRequest {
   const body = jsonOf(req.body);
   return body === undefined ? req : { ...req, body: Buffer.from(JSON.stringify(edit(body))) };
-}
-
-function queryOf(req: ProxyRequest): URLSearchParams {
-  return new URL(req.url, 'http://proxy').searchParams;
 }
 
 /** Attribute polls held open, by token: fault 15 answers them with another device's update. */

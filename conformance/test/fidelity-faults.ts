@@ -1,12 +1,9 @@
 // Faults of issue 9's last fidelity items: what dhi itself did before them (a deleted device's poll
 // 401, trimmed key lists, the token checked before binding, odd timeouts clamped, RPC params
 // re-serialised). The cases that catch them are SHOULD: the suite runs with --strict.
+import { ATTRIBUTES, pathOf, queryOf, RPC_POLL, UPDATES } from './fault-kit.js';
 import type { Fault, ProxyRequest, ProxyResponse } from './fault-proxy.js';
 
-const devicePath = (rest: string) => new RegExp(`^/api/v1/(?!provision)([^/?]+)/${rest}(\\?|$)`);
-const ATTRIBUTES = devicePath('attributes');
-const UPDATES = devicePath('attributes/updates');
-const RPC_POLL = devicePath('rpc');
 const ANY_DEVICE = /^\/api\/v1\/(?!provision)([^/?]+)\//;
 /** The prefix of the suite's unknown tokens (cases/patterns.ts unknownToken). */
 const UNKNOWN = 'unknown';
@@ -14,8 +11,6 @@ const UNKNOWN = 'unknown';
 const CLAMPED_MS = 300;
 
 const isPoll = (req: ProxyRequest) => req.method === 'GET' && (UPDATES.test(req.url) || RPC_POLL.test(req.url));
-const pathOf = (req: ProxyRequest) => req.url.split('?')[0];
-const queryOf = (req: ProxyRequest) => new URL(req.url, 'http://proxy').searchParams;
 const errorJson = (status: number, message: string): ProxyResponse => ({
   status,
   headers: { 'content-type': 'application/json' },

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { createDevice, insecure, ROOT, startServe, type ServeProcess } from './serve-process.js';
+import { createDevice, insecure, ROOT, startServe, tenantLogin, type ServeProcess } from './serve-process.js';
 
 const TMPFS_SIZE = '8m';
 /** Room left on the filesystem before the writers start. */
@@ -97,8 +97,7 @@ async function storedTimestamps(base: string, jwt: string, deviceId: string): Pr
 }
 
 async function adminSession(base: string): Promise<{ jwt: string; deviceId: string }> {
-  const login = await request(`${base}/api/auth/login`, { method: 'POST', dispatcher: insecure, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }) });
-  const { token: jwt } = (await login.body.json()) as { token: string };
+  const jwt = await tenantLogin(base, insecure);
   const device = await request(`${base}/api/tenant/device?deviceName=bench-${TOKEN}`, { dispatcher: insecure, headers: { 'x-authorization': `Bearer ${jwt}` } });
   return { jwt, deviceId: ((await device.body.json()) as { id: { id: string } }).id.id };
 }

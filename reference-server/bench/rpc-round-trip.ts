@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { Agent, request } from 'undici';
 import { integer } from '../../cli/option-parsers.js';
-import { startServe } from './serve-process.js';
+import { startServe, tenantLogin } from './serve-process.js';
 
 interface Options {
   roundTrips: number;
@@ -42,7 +42,7 @@ async function bench({ roundTrips, devices, persistent = false }: Options): Prom
     return text ? JSON.parse(text) : undefined;
   };
   try {
-    const { token: jwt } = await call('POST', '/api/auth/login', { username: 'tenant@thingsboard.org', password: 'tenant' });
+    const jwt = await tenantLogin(serve.http, agent);
     const fleet: { id: string; token: string }[] = [];
     for (let i = 0; i < devices; i++) {
       const { id } = (await call('POST', '/api/device', { name: `bench-rpc-${i}`, type: 'default' }, jwt)).id;

@@ -1,10 +1,10 @@
-// `dhi serve` as a child process for the robustness benchmark: start on free ports with a database
-// that survives the process, create devices through the control API, kill it, count stored rows.
+// `dhi serve` as a child process for the benchmarks: start on free ports with a database that
+// survives the process, log in and create devices through the control API, count stored rows.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createSqliteStore } from '../store/sqlite.js';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -35,10 +35,19 @@ export async function startServe(db: string, https: boolean, extra: string[] = [
 
 export const insecure = new Agent({ connect: { rejectUnauthorized: false }, connections: 64 });
 
+/** The tenant admin's JWT (default password), for the control API's `X-Authorization: Bearer`. */
+export async function tenantLogin(base: string, dispatcher?: Dispatcher): Promise<string> {
+  const login = await request(`${base}/api/auth/login`, {
+    method: 'POST', dispatcher, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }),
+  });
+  const body = await login.body.text();
+  if (login.statusCode !== 200) throw new Error(`logging in as tenant@thingsboard.org: ${login.statusCode} ${body}`);
+  return (JSON.parse(body) as { token: string }).token;
+}
+
 /** Creates a device with this token through the control API (tenant admin, default password). */
 export async function createDevice(base: string, token: string): Promise<void> {
-  const login = await request(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tenant@thingsboard.org', password: 'tenant' }) });
-  const { token: jwt } = (await login.body.json()) as { token: string };
+  const jwt = await tenantLogin(base);
   const res = await request(`${base}/api/device?accessToken=${token}`, {
     method: 'POST', headers: { 'content-type': 'application/json', 'x-authorization': `Bearer ${jwt}` }, body: JSON.stringify({ name: `bench-${token}`, type: 'default' }),
   });

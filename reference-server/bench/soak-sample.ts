@@ -11,6 +11,9 @@ export interface ServerSample {
 
 const sizeOf = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 
+/** The size of the WAL of the database `db` now. */
+export const walBytesNow = (db: string) => sizeOf(`${db}-wal`);
+
 /** The process `pid` serving the database `db`, now. */
 export function sampleServer(pid: number, db: string): ServerSample {
   // VmRSS is in kB.
@@ -20,7 +23,7 @@ export function sampleServer(pid: number, db: string): ServerSample {
     rssBytes: Number(rss[1]) * 1024,
     openFds: readdirSync(`/proc/${pid}/fd`).length,
     dbBytes: sizeOf(db),
-    walBytes: sizeOf(`${db}-wal`),
+    walBytes: walBytesNow(db),
   };
 }
 

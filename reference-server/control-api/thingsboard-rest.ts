@@ -1,7 +1,7 @@
 // The paths of ThingsBoard's REST API that dhi does not model, by controller: every mapping of the
 // controllers under application/src/main/java/org/thingsboard/server/controller/ (ThingsBoard at
 // dfe65d5, 4.4.0-SNAPSHOT: 559 mappings in 59 controllers) that the contract has no operation for.
-// Each answers 501 with ThingsBoard's error JSON naming what dhi leaves out (unmodelled.ts); a path
+// Each answers 501 with ThingsBoard's error JSON naming what dhi leaves out (not-modelled.ts); a path
 // ThingsBoard does not have either stays 404. Taken from the controllers' @RequestMapping/@GetMapping
 // /@PostMapping/@PutMapping/@DeleteMapping values with their class prefixes; listed in
 // reference-server/README.md; control-unmodelled.test.ts walks them all.

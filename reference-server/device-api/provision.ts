@@ -46,8 +46,10 @@ function markProvisioned(store: Store, device: DeviceRecord): void {
   ]);
 }
 
-/** Runs inside one write transaction, so that the checks and the creation are atomic. */
-/** `state`: the device state service, told of a device created here. */
+/**
+ * Runs inside one write transaction, so that the checks and the creation are atomic. `state`: the
+ * device state service, told of a device created here.
+ */
 function provision(store: Store, state: DeviceState, request: ProvisionRequest): Ok<'postProvision'> {
   const { provisionDeviceKey: key, provisionDeviceSecret: secret } = request;
   if (!key || !secret) return NOT_FOUND;

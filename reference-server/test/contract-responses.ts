@@ -3,6 +3,7 @@
 // and a JSON body matches the schema. A response outside the document fails the test.
 import { expect } from 'vitest';
 import { loadContract, type Operation } from '../../spec/load.js';
+import { literalsFirst, pathRegex } from '../../spec/path-template.js';
 import { isPersistentOneWayAnswer } from '../../spec/persistent-rpc.js';
 import { compile, describeErrors, type Validator } from '../../spec/schema-validator.js';
 
@@ -27,13 +28,13 @@ const isBytes = (schema: unknown) => (schema as { format?: string } | undefined)
 
 const documented: Documented[] = (await loadContract()).operations.map((op) => ({
   op,
-  re: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+  re: pathRegex(op.path),
   validators: new Map(Object.entries(op.responses).map(([status, r]) => [
     status, r.contentType === 'application/json' && r.schema ? compile(r.schema) : undefined,
   ])),
 }))
   // A literal segment wins over a parameter, as in the router: /deviceProfile/names before /deviceProfile/{id}.
-  .sort((a, b) => a.op.path.split('{').length - b.op.path.split('{').length);
+  .sort((a, b) => literalsFirst(a.op.path, b.op.path));
 
 const entryOf = (method: Method, path: string): Documented | undefined => {
   const url = path.split('?')[0];

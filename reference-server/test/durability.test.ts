@@ -130,7 +130,7 @@ describe('group commit', () => {
 });
 
 describe('WAL checkpoints', () => {
-  it(`let the WAL grow to ${WAL_CHECKPOINT_PAGES} pages, then copy it into the database file and reuse it`, async () => {
+  it(`let the WAL grow to ${WAL_CHECKPOINT_PAGES} pages, then copy it into the database file, reuse it and cut it back`, async () => {
     const path = join(tempDir(), 'wal.db');
     const store = createSqliteStore(path);
     const devices = Array.from({ length: 100 }, (_, i) => newDevice({ name: `wal-${i}`, profileId: store.defaultProfile().id }));
@@ -165,6 +165,17 @@ describe('WAL checkpoints', () => {
       await until(() => ts >= target);
       expect(ts).toBeGreaterThanOrEqual(target);
       expect(walPages()).toBeLessThan(2 * WAL_CHECKPOINT_PAGES);
+      // One transaction of ~10,000 pages (a 4 KB attribute on each of 100 devices, 100 times over)
+      // grows the file past twice the threshold; after the next checkpoint the file is cut back to
+      // the threshold (journal_size_limit), where SQLite alone keeps it at its high-water mark.
+      const value = 'x'.repeat(4000);
+      await store.write(() => {
+        for (let i = 0; i < 100; i++) devices.forEach((d) => store.upsertAttributes(d.id, 'SERVER_SCOPE', [{ key: `big${i}`, type: 'STRING', value, ts: 1 }]));
+      });
+      expect(walPages()).toBeGreaterThan(2 * WAL_CHECKPOINT_PAGES);
+      const grown = dbBytes();
+      await until(() => dbBytes() > grown && walPages() <= WAL_CHECKPOINT_PAGES + 200);
+      expect(walPages()).toBeLessThanOrEqual(WAL_CHECKPOINT_PAGES + 200);
     } finally {
       await store.close();
     }

@@ -68,12 +68,12 @@ export async function createDevice(ctx: ServerContext, fields: Partial<DeviceRec
   return device;
 }
 
-/** One request; its response must be in the document (contract-responses.ts). */
 /** store.writeTelemetry as a promise. */
 export function writeTelemetry(store: Store, deviceId: string, entries: KvEntry[]): Promise<void> {
   return new Promise((resolve, reject) => store.writeTelemetry(deviceId, entries, (error) => (error ? reject(error) : resolve()), undefined));
 }
 
+/** One request; its response must be in the document (contract-responses.ts). */
 export async function call(
   base: string,
   method: Method,
