@@ -12,7 +12,7 @@
 // reports a device's last activity once per transport.sessions.report_timeout (3 s, strategy LAST),
 // the marks become saves in batches, one transaction per --activity-report-interval. Saves the store
 // refuses for now (a full disk) wait for the next batch; the store's outage watcher logs the spell, once.
-import { StoreUnavailable, type KvEntry, type SavedState, type Store } from './store/types.js';
+import { DeletedMeanwhile, StoreUnavailable, type KvEntry, type SavedState, type Store } from './store/types.js';
 import type { ServerConfig } from './config.js';
 
 const STATE_KEYS = ['active', 'lastActivityTime', 'inactivityAlarmTime'] as const;
@@ -148,8 +148,14 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
   }
 
   function upsertAll(saves: Saves): void {
-    // A device deleted meanwhile has nothing left to keep.
-    for (const [deviceId, entries] of saves) if (store.deviceById(deviceId)) store.upsertAttributes(deviceId, 'SERVER_SCOPE', entries);
+    for (const [deviceId, entries] of saves) {
+      try {
+        store.upsertAttributes(deviceId, 'SERVER_SCOPE', entries);
+      } catch (error) {
+        // A device deleted meanwhile has nothing left to keep.
+        if (!(error instanceof DeletedMeanwhile)) throw error;
+      }
+    }
   }
 
   /** Saves of the failed batch go back in front of any newer ones, for the next batch. */

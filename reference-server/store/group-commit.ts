@@ -8,16 +8,18 @@
 // gathered rows are flushed before the transaction's next other write and before COMMIT, so every
 // write still sees the ones queued before it.
 //
-// A batch of nothing but buffered writes, the common case under telemetry load, can be committed on
-// another thread (Offload below): its rows are gathered here and handed over, and the batch is
-// answered once that thread has committed them. Only one batch is in flight at a time, here or
-// there, so the two connections never wait for each other's write lock, and the writes that arrive
-// meanwhile form the next batch.
+// Buffered writes, the common case under telemetry load, can be committed on another thread (Offload,
+// buffered-writes.ts): a batch's rows are gathered here and handed over, and the batch is answered once that thread
+// has committed them. With it, the queue goes in runs of one kind, in queue order: a run of buffered
+// writes to the other thread, a run of other writes here after it (so that it sees the rows queued
+// before it), so that an attribute write or a device state save does not bring the telemetry queued
+// with it onto the event loop. Only one batch is in flight at a time, here or there, so the two
+// connections never wait for each other's write lock, and the writes that arrive meanwhile form the
+// next batch.
 //
 // Buffered rows go to a log that is folded into their tables later (sqlite-telemetry.ts): a fold is
-// in flight like a batch, on the other thread when it can take it, and runs when the buffer says one
-// is due or when a read needs it. read() runs its function once the buffered writes answered before
-// it that its scope covers are folded in; at once when none waits.
+// in flight like a batch, and read() runs its function once the buffered writes answered before it
+// that its scope covers are folded in (fold-reads.ts).
 //
 // Durability: a file database runs with synchronous=FULL (sqlite-connection.ts), so COMMIT returns
 // only once the WAL is synced, and a COMMIT whose write or sync fails (a full disk, an I/O error)
@@ -28,10 +30,9 @@
 import type { Database } from 'better-sqlite3';
 import { storeFailure } from './store-failure.js';
 import { createWriteOutages, type WriteOutages } from './write-outages.js';
+import { NO_BUFFER, type BufferedWrites, type Offload } from './buffered-writes.js';
+import { createFoldReads } from './fold-reads.js';
 import { StoreUnavailable, type WriteOutage, type Written } from './types.js';
-
-/** SQLite's largest max_page_count. */
-const UNCAPPED_PAGES = 4294967294;
 
 /** A write's outcome, told once its batch is committed (error null) or has failed (store/types.ts Written). */
 type Done = (error: Error | null, ctx: unknown, value?: unknown) => void;
@@ -51,39 +52,7 @@ interface Deferred {
   reject: (error: Error) => void;
 }
 
-/** A read of the buffered writes that `scope` covers, waiting for their fold. */
-interface PendingRead<S> {
-  scope: S;
-  read: () => unknown;
-  deferred: Deferred;
-}
 const settle = (error: Error | null, deferred: Deferred, value: unknown) => (error ? deferred.reject(error) : deferred.resolve(value));
-
-/**
- * The store's buffered writes: rows gathered per write, run together (see the top of this file).
- * A write fails alone only in add(); a flush that fails fails the whole transaction, so add() must
- * refuse every row that SQLite would.
- */
-export interface BufferedWrites<A, S = never> {
-  /** Gathers a write's rows; throws (having changed nothing) to fail this write alone. */
-  add(arg: A): void;
-  /** Runs the rows gathered since the last flush (nothing when there are none). */
-  flush(): void;
-  /** Hands over the rows gathered since the last flush, for an off-thread commit, and starts afresh. */
-  take(): unknown[];
-  /** The whole transaction rolled back (what the buffer learnt inside it may be gone). */
-  rolledBack(): void;
-  /** The scope of a fold to run before the next batch, when one is due. */
-  dueFold(): S | undefined;
-  /** Whether rows that `scope` covers may wait in the log (a read of it folds first). */
-  needsFold(scope: S): boolean;
-  /** The scope of one fold that serves reads of all of `scopes` (the reads waiting together). */
-  covering(scopes: S[]): S;
-  /** Folds the rows of `scope` into their tables, inside the caller's transaction. */
-  fold(scope: S): void;
-  /** The fold of `scope` was committed (ok) or failed. */
-  folded(scope: S, ok: boolean): void;
-}
 
 export interface GroupCommit<B, S = never> {
   write<T, A = undefined>(fn: (arg: A) => T, arg?: A): Promise<T>;
@@ -98,33 +67,6 @@ export interface GroupCommit<B, S = never> {
   close(): Promise<void>;
   /** store/types.ts Store.watchOutages. */
   watchOutages(listener: (outage: WriteOutage) => void): () => void;
-}
-
-const NO_BUFFER: BufferedWrites<never, never> = {
-  add() {
-    throw new Error('this group commit has no buffered writes');
-  },
-  flush() {},
-  take: () => [],
-  rolledBack() {},
-  dueFold: () => undefined,
-  needsFold: () => false,
-  covering: (scopes) => scopes[0],
-  fold() {},
-  folded() {},
-};
-
-/**
- * Commits buffered rows on another connection in another thread (telemetry-committer.ts): a batch of
- * nothing but buffered writes goes there, so that its SQL, COMMIT and sync leave the event loop.
- */
-export interface Offload<S = never> {
-  /** False once it cannot take batches (its thread has gone): they run here again. */
-  readonly ready: boolean;
-  /** done(null) once the rows are committed and on disk, done(error) when nothing of them was kept. */
-  commit(rows: unknown[], done: (error: Error | null) => void): void;
-  /** done(null) once the rows of `scope` are folded in, done(error) when nothing of the fold was kept. */
-  fold(scope: S, done: (error: Error | null) => void): void;
 }
 
 /**
@@ -142,13 +84,7 @@ export function createGroupCommit<B = never, S = never>(
   const savepoint = db.prepare('SAVEPOINT write');
   const release = db.prepare('RELEASE write');
   const rollbackTo = db.prepare('ROLLBACK TO write');
-  let queue: PendingWrite[] = [];
-  /** Reads waiting for a fold. */
-  let reads: PendingRead<S>[] = [];
-  /** The scope of the fold in flight (here or offloaded). */
-  let folding: S | undefined;
-  /** How many of the queued writes are not buffered ones (a batch with none may be offloaded). */
-  let unbuffered = 0;
+  const queue: PendingWrite[] = [];
   let scheduled = false;
   /** The batch the offload is committing. */
   let offloaded: PendingWrite[] | undefined;
@@ -195,10 +131,9 @@ export function createGroupCommit<B = never, S = never>(
     }
   }
 
-  function takeQueue(): PendingWrite[] {
-    const batch = queue;
-    queue = [];
-    unbuffered = 0;
+  /** The first `count` queued writes (all of them by default). */
+  function takeQueue(count = queue.length): PendingWrite[] {
+    const batch = queue.splice(0, count);
     onBatch?.(batch.length);
     return batch;
   }
@@ -214,17 +149,23 @@ export function createGroupCommit<B = never, S = never>(
     }
   }
 
+  /** How many writes from the front of the queue are of the first one's kind (buffered or not). */
+  function leadingRun(): number {
+    const buffered = queue[0].fn === undefined;
+    let count = 1;
+    while (count < queue.length && (queue[count].fn === undefined) === buffered) count++;
+    return count;
+  }
+
   /** A batch of buffered writes only: gathered here, committed by the offload. */
-  function offloadQueued(): void {
-    const batch = takeQueue();
+  function offloadQueued(batch: PendingWrite[]): void {
     for (const pending of batch) gather(pending);
     offloaded = batch;
     offload!.commit(buffer.take(), committedElsewhere);
   }
 
-  /** Runs the queued writes in one transaction and answers them. */
-  function commitQueued(): void {
-    const batch = takeQueue();
+  /** Runs the writes in one transaction and answers them. */
+  function commitQueued(batch: PendingWrite[]): void {
     try {
       begin.run();
       for (const pending of batch) {
@@ -242,74 +183,11 @@ export function createGroupCommit<B = never, S = never>(
     answer(batch);
   }
 
-  /** Folds `scope` on this connection, in a transaction of its own: the error when it failed, else null. */
-  function foldHere(scope: S): Error | null {
-    try {
-      begin.run();
-      buffer.fold(scope);
-      commit.run();
-      return null;
-    } catch (error) {
-      if (db.inTransaction) rollback.run();
-      buffer.rolledBack();
-      return error as Error;
-    }
-  }
-
-  function startFold(scope: S): void {
-    folding = scope;
-    if (offload?.ready) return offload.fold(scope, foldDone);
-    foldDone(foldHere(scope));
-  }
-
-  /**
-   * The reads that no longer wait for anything run, and those the fold could not serve (the store
-   * cannot take writes) read uncommitted; the others wait for the next fold; then the queue goes on.
-   */
-  function foldDone(error: Error | null): void {
-    const scope = folding!;
-    folding = undefined;
-    buffer.folded(scope, error === null);
-    const waiting = reads;
-    reads = [];
-    for (const r of waiting) {
-      if (!buffer.needsFold(r.scope)) runRead(r);
-      else if (error) readUncommitted(r);
-      else reads.push(r);
-    }
+  // The queue goes on after a fold (or the close does).
+  const folds = createFoldReads(db, buffer, offload, () => {
     if (closed) return finishClose();
-    if (queue.length > 0 || reads.length > 0) schedule();
-  }
-
-  function runRead({ read, deferred }: PendingRead<S>): void {
-    try {
-      deferred.resolve(read());
-    } catch (failure) {
-      deferred.reject(failure as Error);
-    }
-  }
-
-  /**
-   * A read whose fold could not be committed (a full disk refuses it): its scope is folded for it
-   * alone in a transaction that is rolled back afterwards, so that reads go on while writes cannot.
-   * On a full disk the fold's pages stay in SQLite's cache (they would reach the WAL at COMMIT); a cap
-   * on the file's pages (max_page_count, which tests fill a store with) counts them as they are made,
-   * so it is lifted meanwhile: none of them reaches the file.
-   */
-  function readUncommitted({ scope, read, deferred }: PendingRead<S>): void {
-    const cap = db.pragma('max_page_count', { simple: true }) as number;
-    try {
-      db.pragma(`max_page_count = ${UNCAPPED_PAGES}`);
-      begin.run();
-      buffer.fold(scope);
-      deferred.resolve(read());
-    } catch (error) {
-      deferred.reject(storeFailure(error) as Error);
-    } finally {
-      if (db.inTransaction) rollback.run();
-      db.pragma(`max_page_count = ${cap}`);
-    }
-  }
+    if (queue.length > 0 || folds.waiting) schedule();
+  });
 
   function schedule(): void {
     if (scheduled) return;
@@ -319,13 +197,12 @@ export function createGroupCommit<B = never, S = never>(
 
   function flush(): void {
     scheduled = false;
-    if (offloaded || folding !== undefined) return;
-    if (reads.length > 0) return startFold(buffer.covering(reads.map((r) => r.scope)));
-    const due = buffer.dueFold();
-    if (due !== undefined) return startFold(due);
-    if (queue.length === 0) return;
-    if (unbuffered === 0 && offload?.ready) return offloadQueued();
-    commitQueued();
+    if (offloaded || folds.folding || folds.startFold() || queue.length === 0) return;
+    if (!offload?.ready) return commitQueued(takeQueue());
+    const run = takeQueue(leadingRun());
+    if (run[0].fn === undefined) return offloadQueued(run);
+    commitQueued(run);
+    if (queue.length > 0) schedule();
   }
 
   /** One callback for every offloaded batch (no closure per batch). */
@@ -337,7 +214,7 @@ export function createGroupCommit<B = never, S = never>(
     answer(batch);
     if (closed) return finishClose();
     // The next batch (or fold) runs after the answers above are sent (they are microtasks of this callback).
-    if (queue.length > 0 || reads.length > 0 || buffer.dueFold() !== undefined) schedule();
+    if (queue.length > 0 || folds.waiting || buffer.dueFold() !== undefined) schedule();
   }
 
   /**
@@ -345,19 +222,14 @@ export function createGroupCommit<B = never, S = never>(
    * its log as it closes).
    */
   function finishClose(): void {
-    if (queue.length > 0) commitQueued();
-    for (const r of reads) {
-      if (foldHere(r.scope)) readUncommitted(r);
-      else runRead(r);
-    }
-    reads = [];
+    if (queue.length > 0) commitQueued(takeQueue());
+    folds.finish();
     closed!();
   }
 
   function enqueue(fn: PendingWrite['fn'], arg: unknown, done: Done, ctx: unknown): void {
     queue.push({ fn, arg, done, ctx, ok: false, value: undefined });
-    if (fn !== undefined) unbuffered++;
-    if (!offloaded && folding === undefined) schedule();
+    if (!offloaded && !folds.folding) schedule();
   }
 
   return {
@@ -365,17 +237,14 @@ export function createGroupCommit<B = never, S = never>(
       new Promise<T>((resolve, reject) => enqueue(fn as (arg: unknown) => unknown, arg, settle as Done, { resolve, reject })),
     writeBuffered: (arg, done, ctx) => enqueue(undefined, arg, done as Done, ctx),
     read<T>(scope: S, read: () => T): Promise<T> {
-      // No row of the scope waits (one that a fold in flight takes still waits until it is folded).
-      if (!buffer.needsFold(scope)) return new Promise<T>((resolve) => resolve(read()));
-      return new Promise<T>((resolve, reject) => {
-        reads.push({ scope, read, deferred: { resolve: resolve as (value: unknown) => void, reject } });
-        if (!offloaded && folding === undefined) schedule();
-      });
+      const answer = folds.read(scope, read);
+      if (folds.waiting && !offloaded && !folds.folding) schedule();
+      return answer;
     },
     close(): Promise<void> {
       return new Promise<void>((resolve) => {
         closed = resolve;
-        if (!offloaded && folding === undefined) finishClose();
+        if (!offloaded && !folds.folding) finishClose();
       });
     },
     watchOutages: outages.watch,

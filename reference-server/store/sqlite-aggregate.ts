@@ -14,7 +14,7 @@
 // rounding and would print 0.6 where ThingsBoard prints 0.6000000000000001). Longs are summed
 // exactly, in two 32-bit halves so that SQLite's integer sum cannot overflow.
 import type { Database, Statement } from 'better-sqlite3';
-import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry-log.js';
 import type { AggregateQuery, AggregateValue, Aggregation, KvValue } from './types.js';
 
 interface BucketRow {

@@ -2,7 +2,7 @@
 // and timeseries/delete, DeviceProfileController's devices/keys/...). Values are moved between the
 // telemetry tables as stored cells, never decoded here.
 import type Database from 'better-sqlite3';
-import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry-log.js';
 import type { FoldDrop } from './sqlite-telemetry-log.js';
 import type { Scope, Store, TelemetryDelete } from './types.js';
 

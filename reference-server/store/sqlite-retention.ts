@@ -22,7 +22,8 @@
 // never brings back what a step deleted, because every fold takes its rows out of the log; values
 // with a TTL of their own are folded as they are written (ttlWrite).
 import type { Database } from 'better-sqlite3';
-import { DEVICE_NUM, KEY_ID, type TelemetryMessage, type TelemetryWriter } from './sqlite-telemetry.js';
+import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry-log.js';
+import type { TelemetryMessage, TelemetryWriter } from './sqlite-telemetry.js';
 import type { KvEntry } from './types.js';
 
 /** Rows one step deletes at most, and series it visits at most (~3 µs each when there is nothing to delete). */

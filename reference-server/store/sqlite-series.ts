@@ -3,7 +3,7 @@
 // (sqlite-telemetry.ts), so that they hold every acknowledged message.
 import type Database from 'better-sqlite3';
 import { createAggregation } from './sqlite-aggregate.js';
-import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry.js';
+import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry-log.js';
 import { fromRow, pick, type KvRow } from './sqlite-values.js';
 import type { DeviceSeries } from './types.js';
 

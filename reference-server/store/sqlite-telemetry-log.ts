@@ -21,6 +21,10 @@ const KEY = 1;
 /** Key ids kept in memory; past this the cache starts over (keys are the devices' own names). */
 const KEY_CACHE_SIZE = 100_000;
 
+/** In SQL: the device's number and the key's id, for statements that take the device id and key text. */
+export const DEVICE_NUM = (param: string) => `(SELECT num FROM devices WHERE id = ${param})`;
+export const KEY_ID = (param: string) => `(SELECT id FROM telemetry_keys WHERE key = ${param})`;
+
 /** What a fold takes from the log: one device's rows (left in the log), or every row. */
 export type FoldScope = { device: number } | { all: true };
 
@@ -85,12 +89,12 @@ export function createRowWriter(db: Database): RowWriter {
         FROM temp.telemetry_fold f JOIN devices d ON d.num = f.device) WHERE n = 1
       ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
       WHERE excluded.ts >= telemetry_latest.ts`),
-    drop: db.prepare('DELETE FROM temp.telemetry_fold WHERE key = (SELECT id FROM telemetry_keys WHERE key = ?) AND ts >= ? AND ts < ?'),
+    drop: db.prepare(`DELETE FROM temp.telemetry_fold WHERE key = ${KEY_ID('?')} AND ts >= ? AND ts < ?`),
     rows: foldStatements(db, 'temp.telemetry_fold')[0],
     clear: db.prepare('DELETE FROM temp.telemetry_fold'),
   };
   const addKey = db.prepare('INSERT INTO telemetry_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING');
-  const keyIdOf = db.prepare('SELECT id FROM telemetry_keys WHERE key = ?').pluck();
+  const keyIdOf = db.prepare(`SELECT ${KEY_ID('?')}`).pluck();
   const keyIds = new Map<string, number>();
 
   function keyId(key: string): number {

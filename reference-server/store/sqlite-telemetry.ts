@@ -12,28 +12,31 @@
 // Appended, a batch dirties a page or two; a fold dirties a device's page once for all the rows it
 // takes of it.
 //
-// Every FOLD_ROWS rows the whole log is folded, and a read folds first what it reads (the device, or
-// every device for reads across them): group-commit.ts read, and the store's deletes and writes with
-// a TTL of their own, so that a read sees every acknowledged message and a delete or a cleanup deletes
-// what is in the tables for good. This side of the store keeps the books: which devices may have rows
+// Once enough rows wait (foldRowsFor) the whole log is folded, and a read folds first what it reads
+// (the device, or every device for reads across them): group-commit.ts read, and the store's deletes
+// and writes with a TTL of their own, so that a read sees every acknowledged message and a delete or a
+// cleanup deletes what is in the tables for good. This side of the store keeps the books: which devices may have rows
 // waiting, and how many rows were gathered since the last fold of every row.
 import type { Database } from 'better-sqlite3';
 import { toCell } from './sqlite-values.js';
 import { DeletedMeanwhile, type KvEntry } from './types.js';
-import type { BufferedWrites } from './group-commit.js';
-import { createRowWriter, type FoldDrop, type FoldScope } from './sqlite-telemetry-log.js';
+import type { BufferedWrites } from './buffered-writes.js';
+import { createRowWriter, DEVICE_NUM, type FoldDrop, type FoldScope } from './sqlite-telemetry-log.js';
 
 /**
- * Rows gathered between two automatic folds. A fold holds the next batch back while it runs, and its
- * pages are shared by more rows the more rows of each device it takes: at 10,000 telemetry POSTs/s
- * (three keys), the worker spent 9.1 µs a message with 1,000 devices and folds of 20,000 rows, 7.4
- * with 60,000; with 10,000 devices, 9.8 and 8.1.
+ * Rows gathered between two automatic folds: FOLD_ROWS.perDevice for each device with rows in the
+ * log, within [min, max]. A fold dirties the last pages of each device's series about once, however
+ * many of its rows it takes, so the more devices the more rows a fold needs to share them; and it
+ * holds the next batch back while it runs. Worker CPU a three-key message (appends in batches of 42,
+ * each synced, and folds; 2-core VM): 100 devices 7.1 µs with folds of 20,000 rows, 5.8 with 60,000;
+ * 1,000 devices 8.9 with 60,000, 6.5 with 200,000; 10,000 devices 9.9, 7.1 and 5.9 with 60,000,
+ * 120,000 and 200,000, the longest fold ~0.4-0.5 s each. One device: 5.5 µs with folds of 6,000 to
+ * 60,000 rows; small folds are short but come often, and more requests wait behind one (its p99).
  */
-export const FOLD_ROWS = 60_000;
+const FOLD_ROWS = { perDevice: 600, min: 60_000, max: 200_000 };
 
-/** In SQL: the device's number and the key's id, for statements that take the device id and key text. */
-export const DEVICE_NUM = (param: string) => `(SELECT num FROM devices WHERE id = ${param})`;
-export const KEY_ID = (param: string) => `(SELECT id FROM telemetry_keys WHERE key = ${param})`;
+/** The rows to gather before the next fold of every row, when rows of `devices` devices wait. */
+const foldRowsFor = (devices: number) => Math.min(FOLD_ROWS.max, Math.max(FOLD_ROWS.min, FOLD_ROWS.perDevice * devices));
 
 export interface TelemetryMessage {
   deviceId: string;
@@ -59,11 +62,13 @@ export interface TelemetryWriter extends BufferedWrites<TelemetryMessage, FoldSc
 }
 
 /**
- * `foldRows`: rows gathered between two automatic folds (FOLD_ROWS; tests take fewer). The books start
- * from what the log holds (rows a stop or a crash left there), so that reads fold them first.
+ * `foldRows`: rows gathered between two automatic folds, by the number of devices with rows in the log
+ * (foldRowsFor; tests take fewer). The books start from what the log holds (rows a stop or a crash
+ * left there), so that reads fold them first.
  */
-export function createTelemetryWriter(db: Database, foldRows = FOLD_ROWS): TelemetryWriter {
-  const numOf = db.prepare('SELECT num FROM devices WHERE id = ?').pluck();
+export function createTelemetryWriter(db: Database, foldRows: (devices: number) => number = foldRowsFor): TelemetryWriter {
+  // NULL for a device that does not exist.
+  const numOf = db.prepare(`SELECT ${DEVICE_NUM('?')}`).pluck();
   // A device keeps its number for life, and an id (a UUID) is never reused.
   const deviceNums = new Map<string, number>();
   const writer = createRowWriter(db);
@@ -74,16 +79,16 @@ export function createTelemetryWriter(db: Database, foldRows = FOLD_ROWS): Telem
   const waiting = new Set(db.prepare('SELECT DISTINCT device FROM telemetry_log').pluck().all() as number[]);
 
   function deviceNum(deviceId: string): number {
-    let num = deviceNums.get(deviceId);
-    if (num !== undefined) return num;
-    num = numOf.get(deviceId) as number | undefined;
-    if (num === undefined) throw new DeletedMeanwhile(`no device ${deviceId}`);
+    const known = deviceNums.get(deviceId);
+    if (known !== undefined) return known;
+    const num = numOf.get(deviceId) as number | null;
+    if (num === null) throw new DeletedMeanwhile(`no device ${deviceId}`);
     deviceNums.set(deviceId, num);
     return num;
   }
 
   /** A device that does not exist has no row in the log: its fold takes none (numbers start at 1). */
-  const deviceScope = (deviceId: string) => ({ device: deviceNums.get(deviceId) ?? (numOf.get(deviceId) as number | undefined) ?? 0 });
+  const deviceScope = (deviceId: string) => ({ device: deviceNums.get(deviceId) ?? (numOf.get(deviceId) as number | null) ?? 0 });
 
   return {
     add({ deviceId, entries }) {
@@ -106,7 +111,7 @@ export function createTelemetryWriter(db: Database, foldRows = FOLD_ROWS): Telem
       rows = [];
       return taken;
     },
-    dueFold: () => (sinceFold >= foldRows ? ALL : undefined),
+    dueFold: () => (sinceFold >= foldRows(waiting.size) ? ALL : undefined),
     foldScope: (scope) => (scope === null ? ALL : deviceScope(scope)),
     needsFold: (scope) => ('device' in scope ? waiting.has(scope.device) : waiting.size > 0),
     // Reads of several devices at once (device state loading a fleet): one pass over the log for all.

@@ -19,7 +19,7 @@ import { createCredentialQueries } from './sqlite-credentials.js';
 import { createSavedStateQuery } from './sqlite-saved-states.js';
 import { createTelemetryWriter } from './sqlite-telemetry.js';
 import { createRetention, ttlWrite } from './sqlite-retention.js';
-import type { ClaimRecord, DeviceRecord, KvEntry, RuleRecord, Scope, Store } from './types.js';
+import { DeletedMeanwhile, type ClaimRecord, type DeviceRecord, type KvEntry, type RuleRecord, type Scope, type Store } from './types.js';
 
 /** Devices whose attributes are kept in memory (an entry is a few hundred bytes per attribute). */
 const ATTRIBUTE_CACHE_DEVICES = 50_000;
@@ -215,7 +215,14 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
 
     upsertAttributes(deviceId, scope, entries) {
       attributeCache.delete(deviceId);
-      for (const e of entries) q.upsertAttribute.run(deviceId, scope, e.key, e.type, toCell(e), e.ts);
+      try {
+        for (const e of entries) q.upsertAttribute.run(deviceId, scope, e.key, e.type, toCell(e), e.ts);
+      } catch (error) {
+        // The foreign key checks the device in the same seek that finds its attributes' place; the
+        // statement that failed changed nothing (the first: every entry is of the same device).
+        if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new DeletedMeanwhile(`no device ${deviceId}`);
+        throw error;
+      }
     },
     deleteAttributes(deviceId, scope, keys) {
       attributeCache.delete(deviceId);

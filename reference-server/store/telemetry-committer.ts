@@ -1,7 +1,7 @@
 // The event loop's side of the telemetry worker (telemetry-worker.ts): group commit's Offload for a
 // file database. The thread starts with the first batch it is given.
 import { Worker } from 'node:worker_threads';
-import type { Offload } from './group-commit.js';
+import type { Offload } from './buffered-writes.js';
 import type { FoldScope } from './sqlite-telemetry-log.js';
 import type { ConnectionOptions } from './sqlite-connection.js';
 import { failureFrom, type FailureDescription } from './store-failure.js';

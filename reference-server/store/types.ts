@@ -383,6 +383,7 @@ export interface Store {
   profileAttributeKeys(profileId: string | null): string[];
 
   // attributes (write-side: upsertAttributes, deleteAttributes)
+  /** Throws DeletedMeanwhile, having written nothing, when the device does not exist. */
   upsertAttributes(deviceId: string, scope: Scope, entries: KvEntry[]): void;
   /** Returns the keys that existed and were removed. */
   deleteAttributes(deviceId: string, scope: Scope, keys: string[]): string[];

@@ -110,6 +110,19 @@ describe('device state as server attributes', () => {
     expect(await serverAttributes(device.id)).toEqual({ active: true, lastActivityTime: expect.any(Number) });
   });
 
+  it('saves the rest of a batch when one of its devices was deleted meanwhile', async () => {
+    const gone = await newDeviceVia(api);
+    const kept = await newDeviceVia(api);
+    for (const device of [gone, kept]) expect((await call(server.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 1 })).status).toBe(200);
+    // Deleted in the store alone, so that the device state still holds its activity for the next batch.
+    const { store } = server.ctx;
+    await store.write(() => store.deleteDevice(gone.id));
+    await server.ctx.deviceState.flush();
+    expect(await serverAttributes(kept.id)).toMatchObject({ active: true, lastActivityTime: expect.any(Number) });
+    expect(store.deviceById(gone.id)).toBeUndefined();
+    expect(store.attributes(gone.id, 'SERVER_SCOPE')).toEqual([]);
+  });
+
   it('watches every device after a restart: one saved active goes inactive, one never active gets its inactivityAlarmTime', async () => {
     const dir = tempDir();
     const first = await startTestServer({}, dir);

@@ -1,12 +1,13 @@
 // A batch of nothing but telemetry is committed by the telemetry worker on its own connection
 // (store/telemetry-committer.ts, telemetry-worker.ts), answered once that thread has committed it
-// (synchronous=FULL: with its WAL synced); a batch with any other write runs on the event loop,
-// after the worker's batch. Its rows wait in the telemetry log until a fold, on the worker too.
+// (synchronous=FULL: with its WAL synced); any other write runs on the event loop, after the worker
+// has committed the telemetry queued before it, and the telemetry queued after it goes to the worker again. Its rows wait in the telemetry log until a fold, on the worker too.
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createGroupCommit, type Offload } from '../store/group-commit.js';
+import { createGroupCommit } from '../store/group-commit.js';
+import type { Offload } from '../store/buffered-writes.js';
 import { openDatabase } from '../store/sqlite-connection.js';
 import { migrate } from '../store/sqlite-schema.js';
 import { createTelemetryCommitter } from '../store/telemetry-committer.js';
@@ -42,7 +43,7 @@ function setup(foldRows?: number) {
       committer.fold(scope, done);
     },
   };
-  const writer = createTelemetryWriter(db, foldRows);
+  const writer = createTelemetryWriter(db, foldRows === undefined ? undefined : () => foldRows);
   const group = createGroupCommit<TelemetryMessage, FoldScope>(db, writer, offload);
   const send = (entries: KvEntry[]) =>
     new Promise<void>((resolve, reject) => group.writeBuffered({ deviceId: DEVICE, entries }, (error) => (error ? reject(error) : resolve()), undefined));
@@ -78,20 +79,22 @@ describe('the telemetry worker', () => {
     reopened.close();
   });
 
-  it('runs a batch with another write on the event loop, in order with its telemetry', async () => {
+  it('runs another write on the event loop in queue order, leaving the telemetry queued around it to the worker', async () => {
     const t = setup();
     try {
       await t.send([long('a', 1, 1)]);
-      const sent = t.send([long('a', 5, 2)]);
+      const before = t.send([long('a', 5, 2)]);
       // A write that changes the time series first takes the device's rows out of the log, as the store's deletes do.
       const removed = t.group.write(() => {
         t.writer.settle(DEVICE);
         t.db.prepare('DELETE FROM telemetry_latest').run();
       });
-      await Promise.all([sent, removed]);
-      expect(t.offloaded).toEqual([1]);
-      expect(await t.latest()).toEqual([]);
-      expect(await t.count()).toBe(2);
+      const after = t.send([long('b', 6, 3), long('c', 6, 4)]);
+      await Promise.all([before, removed, after]);
+      // The rows queued before the delete were committed (and so deleted) first; those after it, after.
+      expect(t.offloaded).toEqual([1, 1, 2]);
+      expect(await t.latest()).toEqual([{ key: 'b', ts: 6, value: 3 }, { key: 'c', ts: 6, value: 4 }]);
+      expect(await t.count()).toBe(4);
     } finally {
       await t.close();
     }
@@ -193,6 +196,32 @@ describe('the telemetry log', () => {
       expect(t.rows('telemetry')).toBe(1);
     } finally {
       await t.close();
+    }
+  });
+
+  it('folds every row once 60,000 wait, 600 a device for larger fleets, at most 200,000', () => {
+    const db = openDatabase(join(tempDir(), 'due.db'));
+    migrate(db, 'profile-1', 0);
+    const insert = db.prepare(`INSERT INTO devices (id, name, type, token, credentials_type, profile_id, created_time)
+      VALUES (?, ?, 'default', ?, 'ACCESS_TOKEN', 'profile-1', 0)`);
+    for (let i = 0; i < 400; i++) insert.run(`d${i}`, `d${i}`, `t${i}`);
+    const writer = createTelemetryWriter(db);
+    /** Gathers `rows` rows spread over the first `devices` devices; whether a fold of every row is due then. */
+    const gather = (rows: number, devices: number) => {
+      for (let i = 0; i < rows; i++) writer.add({ deviceId: `d${i % devices}`, entries: [long('k', i, i)] });
+      return writer.dueFold() !== undefined;
+    };
+    try {
+      expect([gather(59_999, 1), gather(1, 1)]).toEqual([false, true]);
+      writer.folded({ all: true }, true);
+      writer.take();
+      // 200 devices: 120,000 rows.
+      expect([gather(119_999, 200), gather(1, 200)]).toEqual([false, true]);
+      writer.folded({ all: true }, true);
+      writer.take();
+      expect([gather(199_999, 400), gather(1, 400)]).toEqual([false, true]);
+    } finally {
+      db.close();
     }
   });
 
