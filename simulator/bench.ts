@@ -258,7 +258,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     }
     if (options.simulator !== undefined) {
       const rate = options.simulator === true ? DEFAULT_COST_RATE : options.simulator;
-      console.log(`bench simulator cost: autocannon, an evenly paced raw client, then dhi simulate, each at ${rate} telemetry msg/s for ${options.duration / 1000}s (${options.rounds} alternating rounds); then the mixed scenario`);
+      console.log(`bench simulator cost: autocannon, an evenly paced raw client, then dhi simulate, each at ${rate} telemetry msg/s for ${options.duration / 1000}s (${options.rounds} alternating rounds); then the mixed scenario and its floor (as many rounds)`);
       simulatorCost = await measureSimulatorCost(url, templates, token, { rate, durationMs: options.duration, connections: options.connections, rounds: options.rounds, reportDir: join(options.reportDir, 'simulate') });
     }
     if (options.holdPolls > 0) {
@@ -311,7 +311,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     const rounds = (c: RoundFigures) => (c.roundsMicrosPerRequest.length > 1 ? `rounds ${c.roundsMicrosPerRequest.join(', ')}; ` : '');
     const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} alternating rounds, ` : '';
     console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.devices} devices; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio}, simulate / paced floor ${simulatorCost.floorRatio}`);
-    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s): ${m.cpuMicrosPerRequest} µs (${fixed(m)}); paced floor at its rate (${m.floor.rate} requests/s, ${m.floor.devices} devices) ${m.floor.cpuMicrosPerRequest} µs (${fixed(m.floor)}); mixed / floor ${m.floorRatio}`);
+    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s; ${median}after one unmeasured run): ${m.cpuMicrosPerRequest} µs (${rounds(m)}${fixed(m)}); paced floor at its rate (${m.floor.rate} requests/s, ${m.floor.devices} devices) ${m.floor.cpuMicrosPerRequest} µs (${rounds(m.floor)}${fixed(m.floor)}); mixed / floor ${m.floorRatio}`);
   }
   console.log(`results: ${file}`);
 }

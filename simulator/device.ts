@@ -7,7 +7,7 @@ import { checksum, CHECKSUM_ALGORITHMS, type ChecksumAlgorithm } from '../refere
 import { monoNow } from './clock.js';
 import type { Outcome, PathName, Recorder, Timing } from './metrics.js';
 import type { Pacer } from './pacer.js';
-import { createPayloadSource, profileKeys, type Values } from './profiles.js';
+import { createPayloadSource, profileKeys } from './profiles.js';
 import { deviceRoutes, type DeviceRoutes, type DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
 import { exchange, type Exchange, type Link } from './wire.js';
@@ -46,7 +46,8 @@ export interface VirtualDevice {
   routes: DeviceRoutes;
   link: Link;
   ctx: DeviceContext;
-  nextValues: () => Values;
+  /** The next message's values, as a JSON object's text. */
+  nextValues: () => string;
   /** Data points in each telemetry message. */
   points: number;
   /** Last client timestamp used, so timestamped telemetry never repeats a ts for this device. */
@@ -55,15 +56,18 @@ export interface VirtualDevice {
   lastSeq: number;
   /** Polls not yet on the wire; at 0 the device is online and may be driven. */
   pollsToOpen: number;
+  /** Each poll's request, the same every time. */
+  pollTexts: { attributes: string; rpc: string };
 }
 
 export function createDevice(index: number, token: string, templates: DeviceTemplates, basePath: string, link: Link, ctx: DeviceContext, seed: number): VirtualDevice {
   const { scenario } = ctx;
   const plan = scenario.telemetry;
+  const routes = deviceRoutes(templates, basePath, token, scenario.polls.timeoutMs);
   return {
     index,
     token,
-    routes: deviceRoutes(templates, basePath, token, scenario.polls.timeoutMs),
+    routes,
     link,
     ctx,
     nextValues: createPayloadSource(scenario.profile, seed, index),
@@ -71,6 +75,7 @@ export function createDevice(index: number, token: string, templates: DeviceTemp
     lastTs: 0,
     lastSeq: -1,
     pollsToOpen: (scenario.polls.attributes ? 1 : 0) + (scenario.polls.rpc ? 1 : 0),
+    pollTexts: { attributes: requestText('GET', routes.attributeUpdates, ctx.host), rpc: requestText('GET', routes.rpcPoll, ctx.host) },
   };
 }
 
@@ -112,13 +117,13 @@ export const statusOutcome = (ex: Exchange): Outcome => (ex.status >= 200 && ex.
 function telemetryBody(device: VirtualDevice, scenario: Scenario): string {
   const plan = scenario.telemetry;
   if (plan.model === 'off') return '{}';
-  if (plan.form === 'values') return JSON.stringify(device.nextValues());
+  if (plan.form === 'values') return device.nextValues();
   const ts = Math.max(Date.now(), device.lastTs + plan.batch);
   device.lastTs = ts;
-  if (plan.form === 'timestamped') return JSON.stringify({ ts, values: device.nextValues() });
-  const records: { ts: number; values: Values }[] = [];
-  for (let k = plan.batch - 1; k >= 0; k--) records.push({ ts: ts - k, values: device.nextValues() });
-  return JSON.stringify(records);
+  if (plan.form === 'timestamped') return `{"ts":${ts},"values":${device.nextValues()}}`;
+  let records = '';
+  for (let k = plan.batch - 1; k >= 0; k--) records += `${records ? ',' : ''}{"ts":${ts - k},"values":${device.nextValues()}}`;
+  return `[${records}]`;
 }
 
 /** Send a measured request of the device; `done` hears of its end. */
@@ -184,18 +189,18 @@ function pollOpened(ex: Exchange): void {
   if (--device.pollsToOpen === 0) device.ctx.recorder.online(device.index);
 }
 
-function sendPoll(device: VirtualDevice, path: string, first: boolean, done: (ex: Exchange) => void): void {
-  const ex = exchange(null, requestText('GET', path, device.ctx.host), true, monoNow(), device.ctx.scenario.polls.timeoutMs + device.ctx.requestTimeoutMs, done, device);
+function sendPoll(device: VirtualDevice, text: string, first: boolean, done: (ex: Exchange) => void): void {
+  const ex = exchange(null, text, true, monoNow(), device.ctx.scenario.polls.timeoutMs + device.ctx.requestTimeoutMs, done, device);
   if (first) ex.onWritten = pollOpened;
   device.link.send(ex);
 }
 
 export function pollAttributes(device: VirtualDevice, first = false): void {
-  if (!device.ctx.ending) sendPoll(device, device.routes.attributeUpdates, first, attributePollDone);
+  if (!device.ctx.ending) sendPoll(device, device.pollTexts.attributes, first, attributePollDone);
 }
 
 export function pollRpc(device: VirtualDevice, first = false): void {
-  if (!device.ctx.ending) sendPoll(device, device.routes.rpcPoll, first, rpcPollDone);
+  if (!device.ctx.ending) sendPoll(device, device.pollTexts.rpc, first, rpcPollDone);
 }
 
 /**

@@ -11,7 +11,7 @@ import { monoNow } from './clock.js';
 import type { Control } from './control.js';
 import { PUSH_SENT_AT, PUSH_SEQ, recordExchange, requestText, statusOutcome, utf8 } from './device.js';
 import type { Outcome, PathName, Recorder } from './metrics.js';
-import { createPacer } from './pacer.js';
+import { createPacer, type Pacer } from './pacer.js';
 import { fill } from './routes.js';
 import type { Scenario } from './scenario.js';
 import { createWire, exchange, type Exchange } from './wire.js';
@@ -57,13 +57,14 @@ interface Call {
   retried: boolean;
 }
 
-export function startDriver(control: Control, config: DriverConfig, recorder: Recorder): Driver {
+/** `shared`: the process's pacer when a group of devices runs in this process too (one timer for both); else the driver has its own. */
+export function startDriver(control: Control, config: DriverConfig, recorder: Recorder, shared?: Pacer): Driver {
   const { driver } = config.scenario;
   const base = new URL(control.url);
   const basePath = base.pathname.replace(/\/+$/, '');
-  const wire = createWire({ url: control.url, insecure: config.insecure, maxConnectionsPerLink: config.maxConnections, maxConnections: config.maxConnections });
+  const pacer = shared ?? createPacer();
+  const wire = createWire({ url: control.url, insecure: config.insecure, maxConnectionsPerLink: config.maxConnections, maxConnections: config.maxConnections, woke: () => pacer.realign() });
   const link = wire.link();
-  const pacer = createPacer();
   const targets: string[] = [];
   /** Per device: the next attribute-change sequence number. */
   const writeSeq = new Map<string, number>();
@@ -127,12 +128,13 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
     drain() {
       const stoppedAt = monoNow();
       for (const stream of streams) stream.stop();
-      pacer.clear();
+      // A shared pacer keeps the group's entries (the stopped arrivals' next ones run as no-ops).
+      if (!shared) pacer.clear();
       if (inFlight === 0) return Promise.resolve(stoppedAt);
       return new Promise((resolve) => (drained = () => resolve(stoppedAt)));
     },
     end() {
-      pacer.clear();
+      if (!shared) pacer.clear();
       wire.destroy('unfinished');
     },
   };

@@ -6,7 +6,7 @@ import { startArrivals, type Arrivals } from './arrivals.js';
 import { monoNow } from './clock.js';
 import { clientRpcTurn, createDevice, downloadFirmware, pollAttributes, pollRpc, sendTelemetry, telemetryTurn, type DeviceContext, type VirtualDevice } from './device.js';
 import type { Recorder } from './metrics.js';
-import { createPacer } from './pacer.js';
+import { createPacer, type Pacer } from './pacer.js';
 import { createRandom } from './profiles.js';
 import type { DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
@@ -56,8 +56,11 @@ export interface Group {
   connections(): { peak: number; opened: number };
 }
 
-/** `onAllOnline`: every device of the group has its polls on the wire (the engine may end the warm-up). */
-export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline: () => void = () => {}): Group {
+/**
+ * `onAllOnline`: every device of the group has its polls on the wire (the engine may end the
+ * warm-up). `pacer`: the process's, when the driver runs in this process too.
+ */
+export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline: () => void = () => {}, pacer: Pacer = createPacer()): Group {
   const { scenario } = config;
   const url = new URL(config.target.url);
   const wire = createWire({
@@ -66,8 +69,8 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
     insecure: config.target.insecure,
     maxConnectionsPerLink: config.target.maxConnectionsPerDevice,
     maxConnections: config.target.maxConnections,
+    woke: () => pacer.realign(),
   });
-  const pacer = createPacer();
   let onlineCount = 0;
   let drained: (() => void) | undefined;
   const ctx: DeviceContext = {

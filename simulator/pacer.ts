@@ -1,14 +1,23 @@
 // On-time work for a process of the simulator: every send the simulator plans (an open-model
 // arrival, a device's next closed-loop message) is put here with the time it is meant for, and runs
 // within about a millisecond of it. One timer serves everything: a binary heap keeps the entries in
-// time order, and the timer is armed for the earliest. Node's timers count whole milliseconds from
-// a clock read at the start of each loop turn, so a timer fires up to a millisecond early or late;
-// the pacer runs an entry when it is due within EARLY_MS, and callers measure from the earlier of
-// the intended and the actual send time, so an early send is never counted as a shorter wait.
+// time order, and the timer is armed for the earliest.
+//
+// Node's timers count whole milliseconds of the loop's clock, read (and truncated) when the loop
+// last woke: a timer armed for d ms wakes d ms after the whole millisecond of that reading, plus
+// the fraction of a millisecond the clock showed when the loop last went to sleep. Armed from the
+// pacer's own wake-up, that fraction is the one it armed at; but when the loop wakes in between
+// for something else (an answer arriving), the fraction is that moment's, and the wake-up moves by
+// up to a millisecond either way. So whoever handles such a wake-up calls realign(): the pacer
+// runs what is due by now and re-aims its timer when its wake-up has moved out of the window
+// [-EARLY_MS, +LATE_MS] around the next entry's time. Callers measure from the earlier of the
+// intended and the actual send time, so an early send is never counted as a shorter wait.
 import { monoNow } from './clock.js';
 
-/** An entry may run this much before its time (ms): half of Node's timer granularity. */
-export const EARLY_MS = 0.5;
+/** An entry may run this much before its time (ms). */
+export const EARLY_MS = 0.75;
+/** The timer is aimed to wake at most this much after an entry's time (ms): EARLY_MS + LATE_MS spans Node's 1 ms step. */
+const LATE_MS = 0.25;
 
 export interface Pacer {
   /** The clock the pacer reads (clock.ts ms). */
@@ -17,6 +26,11 @@ export interface Pacer {
   at<T>(at: number, run: (arg: T, at: number) => void, arg: T): void;
   /** Entries waiting. */
   readonly size: number;
+  /**
+   * The loop woke for something other than the pacer (I/O): run what is due, and re-aim the timer
+   * if this wake-up moved it out of its window. Cheap when nothing is to be done.
+   */
+  realign(): void;
   /** Forget every entry; the pacer takes new ones afterwards. */
   clear(): void;
 }
@@ -31,8 +45,9 @@ export function createPacer(now: () => number = monoNow): Pacer {
   const heap: Entry[] = [];
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
-  /** The time the timer is armed for (Infinity: not armed). */
+  /** The time the timer is armed for (Infinity: not armed), and the loop's whole millisecond it is due at. */
   let armedFor = Infinity;
+  let dueMs = 0;
 
   const less = (a: Entry, b: Entry) => a.at < b.at;
   function push(entry: Entry): void {
@@ -69,18 +84,36 @@ export function createPacer(now: () => number = monoNow): Pacer {
     if (next >= armedFor) return;
     if (timer) clearTimeout(timer);
     armedFor = next;
-    timer = setTimeout(fire, Math.max(1, Math.round(next - t)));
+    // It wakes about `delay` after t (t's fraction of a millisecond kept): aimed at the middle of the window.
+    const delay = Math.max(1, Math.round(next - t - (EARLY_MS - LATE_MS) / 2));
+    dueMs = Math.floor(t) + delay;
+    timer = setTimeout(onTimer, delay);
   }
 
-  function fire(): void {
-    if (timer) clearTimeout(timer);
-    if (immediate) clearImmediate(immediate);
-    timer = immediate = undefined;
+  // The timer that fires is done: clearing it would make Node drop and rebuild its list of timers
+  // of that duration (an object in dictionary mode and a priority queue) on every arrival.
+  function onTimer(): void {
+    timer = undefined;
     armedFor = Infinity;
+    runDue();
+  }
+  // A timer armed for later stays armed: it runs whatever is due then (or nothing) and re-arms.
+  function onImmediate(): void {
+    immediate = undefined;
+    runDue();
+  }
+
+  function runDue(): void {
     // Entries run may add entries (a loop's next turn), due now or later: run until none is due.
     for (let t = now(); heap.length && heap[0].at <= t + EARLY_MS; t = now()) {
       const entry = pop();
       (entry.run as (arg: unknown, at: number) => void)(entry.arg, entry.at);
+    }
+    // A timer armed for an entry that has run (realign ran it early) would wake the process for nothing.
+    if (timer && (!heap.length || armedFor < heap[0].at)) {
+      clearTimeout(timer);
+      timer = undefined;
+      armedFor = Infinity;
     }
     arm(now());
   }
@@ -91,11 +124,22 @@ export function createPacer(now: () => number = monoNow): Pacer {
       push({ at, run: run as Entry['run'], arg });
       const t = now();
       // Due already: on this turn of the loop once its I/O is done, not inside the caller.
-      if (at <= t + EARLY_MS) immediate ??= setImmediate(fire);
+      if (at <= t + EARLY_MS) immediate ??= setImmediate(onImmediate);
       else if (!immediate) arm(t);
     },
     get size() {
       return heap.length;
+    },
+    realign() {
+      if (!heap.length || immediate) return;
+      const t = now();
+      if (heap[0].at <= t + EARLY_MS) return runDue();
+      if (!timer) return;
+      // Where the timer wakes now: its whole millisecond plus the fraction the loop sleeps at.
+      const wake = dueMs + (t - Math.floor(t));
+      if (wake - armedFor <= LATE_MS && armedFor - wake <= EARLY_MS) return;
+      armedFor = Infinity;
+      arm(t);
     },
     clear() {
       heap.length = 0;

@@ -4,7 +4,6 @@
 import { Faker, base, en } from '@faker-js/faker';
 
 export type ProfileSpec = { kind: 'smart-meter' } | { kind: 'tracker' } | { kind: 'plc'; lines: number };
-export type Values = Record<string, number | string | boolean>;
 
 export class ProfileError extends Error {
   constructor(message: string) {
@@ -54,13 +53,15 @@ export function createRandom(seed: number): () => number {
 
 const faker = new Faker({ locale: [en, base] });
 
-function round(value: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
-}
+/** `value` rounded to the digits of `scale` (100: two decimals). */
+const round = (value: number, scale: number): number => Math.round(value * scale) / scale;
 
-/** A device's payload source: each call returns the next message's values. */
-export function createPayloadSource(spec: ProfileSpec, seed: number, deviceIndex: number): () => Values {
+/**
+ * A device's payload source: each call returns the next message's values as a JSON object's text.
+ * Written out here, not by JSON.stringify of an object made per message: a number prints in a
+ * template as it does in JSON, and the keys are fixed per profile.
+ */
+export function createPayloadSource(spec: ProfileSpec, seed: number, deviceIndex: number): () => string {
   faker.seed([seed, deviceIndex]);
   const random = createRandom(faker.number.int({ max: 2 ** 31 }));
   if (spec.kind === 'smart-meter') {
@@ -69,7 +70,7 @@ export function createPayloadSource(spec: ProfileSpec, seed: number, deviceIndex
     return () => {
       pulseCounter += Math.floor(random() * 25);
       battery = Math.max(0, battery - random() * 0.01);
-      return { pulseCounter, leakage: random() < 0.002, batteryLevel: round(battery, 2) };
+      return `{"pulseCounter":${pulseCounter},"leakage":${random() < 0.002},"batteryLevel":${round(battery, 100)}}`;
     };
   }
   if (spec.kind === 'tracker') {
@@ -78,22 +79,23 @@ export function createPayloadSource(spec: ProfileSpec, seed: number, deviceIndex
     let fuel = faker.number.float({ min: 20, max: 100, fractionDigits: 1 });
     let battery = faker.number.float({ min: 50, max: 100, fractionDigits: 1 });
     return () => {
-      const speed = round(random() * 120, 1);
-      latitude = round(latitude + (random() - 0.5) * 0.001, 6);
-      longitude = round(longitude + (random() - 0.5) * 0.001, 6);
+      const speed = round(random() * 120, 10);
+      latitude = round(latitude + (random() - 0.5) * 0.001, 1e6);
+      longitude = round(longitude + (random() - 0.5) * 0.001, 1e6);
       fuel = Math.max(0, fuel - speed * 0.0001);
       battery = Math.max(0, battery - random() * 0.005);
-      return { latitude, longitude, speed, fuel: round(fuel, 2), batteryLevel: round(battery, 2) };
+      return `{"latitude":${latitude},"longitude":${longitude},"speed":${speed},"fuel":${round(fuel, 100)},"batteryLevel":${round(battery, 100)}}`;
     };
   }
-  const keys = profileKeys(spec);
-  const levels = keys.map(() => faker.number.float({ min: 0, max: 1000, fractionDigits: 2 }));
+  // Each key with its quote and colon, and the comma before every key but the first.
+  const prefixes = profileKeys(spec).map((key, i) => `${i ? ',' : ''}"${key}":`);
+  const levels = prefixes.map(() => faker.number.float({ min: 0, max: 1000, fractionDigits: 2 }));
   return () => {
-    const values: Values = {};
-    for (let i = 0; i < keys.length; i++) {
-      levels[i] = round(Math.max(0, levels[i] + (random() - 0.5) * 10), 2);
-      values[keys[i]] = levels[i];
+    let text = '{';
+    for (let i = 0; i < prefixes.length; i++) {
+      levels[i] = round(Math.max(0, levels[i] + (random() - 0.5) * 10), 100);
+      text += prefixes[i] + levels[i];
     }
-    return values;
+    return text + '}';
   };
 }

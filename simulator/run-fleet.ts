@@ -12,6 +12,7 @@ import { connectionsPerDevice, DRIVER_CONNECTIONS, groupBudget, planSourceAddres
 import { SimulationError, type EngineEvent, type SimulationConfig, type SimulationResult } from './simulation.js';
 import type { FleetMember } from './fleet.js';
 import { startGroup, type GroupConfig } from './group.js';
+import { createPacer } from './pacer.js';
 import { createAggregate, createRecorder, type MetricsDelta, type Recorder } from './metrics.js';
 import type { DeviceTemplates } from './routes.js';
 import { spawnWorker, type WorkerHandle } from './worker.js';
@@ -137,10 +138,12 @@ export async function runFleet(
     running = true;
     // The driver before the devices: it must hear of every device that comes online.
     const drives = scenario.driver.rpcRate > 0 || scenario.driver.attrRate > 0;
-    driver = control && drives ? startDriver(control, { scenario, requestTimeoutMs: config.requestTimeoutMs, insecure: config.insecure, maxConnections: DRIVER_CONNECTIONS }, driverRecorder) : undefined;
+    // One pacer for the driver and an in-process group: one timer, and each one's I/O re-aims it for both.
+    const pacer = config.workers === 0 ? createPacer() : undefined;
+    driver = control && drives ? startDriver(control, { scenario, requestTimeoutMs: config.requestTimeoutMs, insecure: config.insecure, maxConnections: DRIVER_CONNECTIONS }, driverRecorder, pacer) : undefined;
     driver?.online(onlineIds);
     checkSteady();
-    const inProcess = config.workers === 0 ? startGroup(configs[0], local, () => absorb(local.drain())) : undefined;
+    const inProcess = config.workers === 0 ? startGroup(configs[0], local, () => absorb(local.drain()), pacer) : undefined;
 
     const sampleRss = () => {
       let rss = process.memoryUsage.rss();

@@ -52,6 +52,8 @@ export interface WireOptions {
   maxConnectionsPerLink: number;
   /** Connections the whole process may hold (its descriptor budget). */
   maxConnections: number;
+  /** Called once what a socket brought is handled (the loop woke for it): the pacer's realign(). */
+  woke?: () => void;
 }
 
 export interface Link {
@@ -148,6 +150,7 @@ export function createWire(options: WireOptions): Wire {
   let peakOpen = 0;
   let opened = 0;
   let destroyed = false;
+  const woke = options.woke ?? (() => {});
 
   function write(conn: Conn, ex: Exchange, now: number): void {
     conn.current = ex;
@@ -313,10 +316,12 @@ export function createWire(options: WireOptions): Wire {
   /** One char per byte (latin1): lengths count bytes. */
   function onRead(this: OwnedSocket, bytes: number): boolean {
     received(this[CONN], READ_BUFFER.toString('latin1', 0, bytes));
+    woke();
     return true;
   }
   function onData(this: OwnedSocket, chunk: Buffer): void {
     received(this[CONN], chunk.toString('latin1'));
+    woke();
   }
   function onError(this: OwnedSocket, error: Error): void {
     fail(this[CONN], classifyError(error));
@@ -336,6 +341,7 @@ export function createWire(options: WireOptions): Wire {
       const ex = conns[i]?.current;
       if (ex && now - ex.intendedAt > ex.limitMs) fail(conns[i], 'timeout');
     }
+    woke();
   }
   const sweeper = setInterval(sweep, SWEEP_MS);
 

@@ -30,6 +30,9 @@ function manualPacer(): Pacer & { runDue(): void; setNow(t: number): void } {
     setNow(t) {
       now = t;
     },
+    realign() {
+      this.runDue();
+    },
     runDue() {
       for (let due = entries.filter((e) => e.at <= now + EARLY_MS); due.length; due = entries.filter((e) => e.at <= now + EARLY_MS)) {
         entries = entries.filter((e) => !due.includes(e));
@@ -52,6 +55,26 @@ describe('on-time sending', () => {
     expect(ran.map((r) => r.label)).toEqual([-50, 5, 5.2, 12, 20, 30]);
     for (const r of ran) expect(r.ranAt).toBeGreaterThanOrEqual(r.at - EARLY_MS);
     expect(pacer.size).toBe(0);
+  });
+
+  it('runs what is due when the loop wakes for something else (realign), and nothing more than EARLY_MS early', () => {
+    let clock = 1000;
+    const pacer = createPacer(() => clock);
+    const ran: string[] = [];
+    const run = (label: string) => ran.push(label);
+    pacer.at(1010, run, 'a');
+    pacer.at(1020, run, 'b');
+    clock = 1010 - EARLY_MS - 0.01;
+    pacer.realign();
+    expect(ran).toEqual([]);
+    clock = 1010 - EARLY_MS;
+    pacer.realign();
+    expect(ran).toEqual(['a']);
+    expect(pacer.size).toBe(1);
+    clock = 1030;
+    pacer.realign();
+    expect(ran).toEqual(['a', 'b']);
+    pacer.clear();
   });
 
   it('forgets its entries when cleared', async () => {

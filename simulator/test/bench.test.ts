@@ -84,7 +84,9 @@ describe('dhi bench', () => {
     const file = readdirSync(reportDir).find((f) => f.endsWith('.json'))!;
     const { simulatorCost } = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
     expect(simulatorCost).toMatchObject({ rate: 200, rounds: 1 });
-    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator]) expect(side.roundsMicrosPerRequest).toEqual([side.cpuMicrosPerRequest]);
+    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed, simulatorCost.mixed.floor]) {
+      expect(side.roundsMicrosPerRequest).toEqual([side.cpuMicrosPerRequest]);
+    }
     for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed, simulatorCost.mixed.floor]) {
       // Two runs per side, the long one longer by the bench duration, so with more requests.
       expect(side.short.requests).toBeGreaterThan(0);

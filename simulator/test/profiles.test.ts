@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPayloadSource, parseProfile, profileKeys, ProfileError } from '../profiles.js';
+import { createPayloadSource, parseProfile, profileKeys, ProfileError, type ProfileSpec } from '../profiles.js';
 
 describe('payload profiles', () => {
   it('parses the profile names and refuses others', () => {
@@ -12,9 +12,12 @@ describe('payload profiles', () => {
   });
 
   it('generates the keys of each profile', () => {
-    expect(Object.keys(createPayloadSource({ kind: 'smart-meter' }, 1, 0)())).toEqual(['pulseCounter', 'leakage', 'batteryLevel']);
-    expect(Object.keys(createPayloadSource({ kind: 'tracker' }, 1, 0)())).toEqual(profileKeys({ kind: 'tracker' }));
-    expect(Object.keys(createPayloadSource({ kind: 'plc', lines: 3 }, 1, 0)())).toEqual(['line1', 'line2', 'line3']);
+    const values = (spec: ProfileSpec) => JSON.parse(createPayloadSource(spec, 1, 0)()) as Record<string, unknown>;
+    expect(Object.keys(values({ kind: 'smart-meter' }))).toEqual(['pulseCounter', 'leakage', 'batteryLevel']);
+    expect(Object.keys(values({ kind: 'tracker' }))).toEqual(profileKeys({ kind: 'tracker' }));
+    expect(Object.keys(values({ kind: 'plc', lines: 3 }))).toEqual(['line1', 'line2', 'line3']);
+    expect(typeof values({ kind: 'smart-meter' }).leakage).toBe('boolean');
+    for (const value of Object.values(values({ kind: 'tracker' }))) expect(typeof value).toBe('number');
   });
 
   it('gives the same data for the same seed and device, and different data otherwise', () => {
@@ -31,7 +34,7 @@ describe('payload profiles', () => {
     const next = createPayloadSource({ kind: 'smart-meter' }, 1, 9);
     let last = -1;
     for (let i = 0; i < 50; i++) {
-      const { pulseCounter } = next() as { pulseCounter: number };
+      const { pulseCounter } = JSON.parse(next()) as { pulseCounter: number };
       expect(pulseCounter).toBeGreaterThanOrEqual(last);
       last = pulseCounter;
     }
