@@ -131,13 +131,13 @@ export function createPacer(now: () => number = monoNow): Pacer {
       return heap.length;
     },
     realign() {
-      if (!heap.length || immediate) return;
+      if (!heap.length || immediate || !timer) return;
       const t = now();
-      if (heap[0].at <= t + EARLY_MS) return runDue();
-      if (!timer) return;
       // Where the timer wakes now: its whole millisecond plus the fraction the loop sleeps at.
       const wake = dueMs + (t - Math.floor(t));
       if (wake - armedFor <= LATE_MS && armedFor - wake <= EARLY_MS) return;
+      // Out of its window: what is due goes now (a new timer could not wake sooner), the rest is re-aimed.
+      if (heap[0].at <= t + EARLY_MS) return runDue();
       armedFor = Infinity;
       arm(t);
     },

@@ -57,17 +57,18 @@ describe('on-time sending', () => {
     expect(pacer.size).toBe(0);
   });
 
-  it('runs what is due when the loop wakes for something else (realign), and nothing more than EARLY_MS early', () => {
+  it('when the loop wakes for something else (realign), sends what is due if its timer would now wake too late, and nothing early', () => {
     let clock = 1000;
     const pacer = createPacer(() => clock);
     const ran: string[] = [];
     const run = (label: string) => ran.push(label);
-    pacer.at(1010, run, 'a');
+    pacer.at(1010, run, 'a'); // the timer: 10 ms, due at the loop's millisecond 1010 plus the fraction it sleeps at
     pacer.at(1020, run, 'b');
-    clock = 1010 - EARLY_MS - 0.01;
+    clock = 1009.2; // it would wake at 1010.2: within +0.25 ms of 'a', left alone
     pacer.realign();
     expect(ran).toEqual([]);
-    clock = 1010 - EARLY_MS;
+    clock = 1009.5; // now at 1010.5, too late: 'a' is due within EARLY_MS and goes now
+    expect(1010 - clock).toBeLessThanOrEqual(EARLY_MS);
     pacer.realign();
     expect(ran).toEqual(['a']);
     expect(pacer.size).toBe(1);
