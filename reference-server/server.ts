@@ -42,10 +42,14 @@ export async function startServer(input: Partial<ServerConfig> = {}, options: St
   const store = options.store ?? openStore(config, metrics);
   const app = await buildApp(config, { store, metrics, logStream: options.logStream });
   let https: HttpsServer | undefined;
-  // Fastify runs this after buildApp's preClose (polls answered, answers marked Connection: close),
-  // and closes its HTTP server only afterwards: both listeners drain here, together.
+  // Both listeners stop accepting before buildApp's preClose tells clients to leave (Connection:
+  // close, 503): a client that reconnects then is refused, where a listener still open would queue
+  // its connection and the kernel reset it at the close. Fastify closes its HTTP server only after
+  // the preClose hooks, so the drain is awaited there.
+  let drained: Promise<unknown> | undefined;
+  const drainListeners = () => (drained ??= Promise.all([drain(app.server), https && drain(https)]));
   app.addHook('preClose', async () => {
-    await Promise.all([drain(app.server), https && drain(https)]);
+    await drainListeners();
   });
   protect(app.server, config, app.log, 'HTTP');
   const connections = [trackConnections(app.server)];
@@ -86,6 +90,7 @@ export async function startServer(input: Partial<ServerConfig> = {}, options: St
         app.server.closeAllConnections();
         https?.closeAllConnections();
       }, CLOSE_DEADLINE_MS);
+      void drainListeners();
       await app.close();
       clearTimeout(deadline);
       await store.close();
