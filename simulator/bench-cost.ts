@@ -2,28 +2,24 @@
 // telemetry load (the same server, path and arrival rate), and on the mixed scenario. Between the
 // two, the paced floor (bench-paced-floor.ts): the least any client spends sending at that rate,
 // each request at its own time rather than in autocannon's bursts, over one connection set per
-// device as the simulator does. Each side
-// runs in this process, one after the other, so its CPU time is process.cpuUsage() over its run;
-// the server is a child process and is not counted. CPU time, not throughput: the machine may be
-// shared, and a busy neighbour slows both sides without changing the work per request.
+// device as the simulator does. Each side runs in a child process of its own (bench-side.ts), so
+// its CPU time is that process's over its run and nothing another side left behind; the server is
+// another child and is not counted. CPU time, not throughput: the machine may be shared, and a busy
+// neighbour slows both sides without changing the work per request.
 //
-// Each side runs twice at the same rate, for SHORT_MS and for SHORT_MS + the bench duration: the
-// CPU per request is the difference of the two runs' CPU over the difference of their requests
-// (the marginal cost). What every run pays once whatever its length (JIT compilation of cold code,
-// devices coming online, the stop) cancels out, for both sides alike; it is reported apart as
-// `fixedCpuMs`, next to the whole long run's plain average (`wholeRunMicrosPerRequest`).
-import autocannon from 'autocannon';
-import { simulate } from './simulate.js';
+// Each side runs twice at the same rate, for SHORT_MS and for SHORT_MS + the bench duration: the CPU
+// per request is the difference of the two runs' CPU over the difference of their requests (the
+// marginal cost). What every run pays once whatever its length (devices coming online, the stop)
+// cancels out, for both sides alike; it is reported apart as `fixedCpuMs`, next to the whole long
+// run's plain average (`wholeRunMicrosPerRequest`). Both runs follow, in the same child, a first run
+// of the bench duration that is not measured: at a few hundred requests a second V8 is still
+// optimizing the simulator's paths (polls, RPC, the driver) many seconds into a run, a cost that
+// the 2 s short run would not cancel.
+import { measureSide, type BenchSide, type RunCost } from './bench-side.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type SimulationConfig } from './simulation.js';
-import { pacedFloorRun } from './bench-paced-floor.js';
 import { fill, type Templates } from './routes.js';
 import { applyOverrides, builtinScenario } from './scenario.js';
 import { round1 } from './report/format.js';
-
-interface RunCost {
-  requests: number;
-  cpuMicros: number;
-}
 
 export interface CostFigures {
   /** Requests of the long run. */
@@ -56,7 +52,7 @@ export interface SimulatorCost {
   ratio: number;
   /** simulator / paced floor: what the simulator adds to the cost of an evenly paced load (goal: at most 1.2). */
   floorRatio: number;
-  /** The mixed scenario, alternating with its floor for `rounds` rounds after one unmeasured run. */
+  /** The mixed scenario, alternating with its floor for `rounds` rounds. */
   mixed: RoundFigures & {
     devices: number;
     rpcRate: number;
@@ -88,43 +84,14 @@ export function marginalCost(short: RunCost, long: RunCost, shortMs: number): Co
   };
 }
 
-/** This process's CPU over `run`, which resolves with the number of requests it made. */
-async function inProcessCost(run: () => Promise<number>): Promise<RunCost> {
-  const start = process.cpuUsage();
-  const requests = await run();
-  const cpu = process.cpuUsage(start);
-  return { requests, cpuMicros: cpu.user + cpu.system };
-}
-
-const pacedFloorCost = (url: string, t: Templates, token: string, rate: number, durationMs: number, devices: number) =>
-  inProcessCost(async () => (await pacedFloorRun({ url, path: fill(t.device.telemetry, { accessToken: token }), body: TELEMETRY_BODY, rate, durationMs, devices })).answered);
-
-const autocannonRun = (url: string, t: Templates, token: string, rate: number, durationMs: number, connections: number) =>
-  inProcessCost(async () => {
-    const result = await autocannon({
-      url: url + fill(t.device.telemetry, { accessToken: token }),
-      method: 'POST',
-      body: TELEMETRY_BODY,
-      headers: { 'content-type': 'application/json' },
-      connections,
-      overallRate: rate,
-      duration: durationMs / 1000,
-    });
-    return result.requests.total;
-  });
-
-function simulation(url: string, scenario: SimulationConfig['scenario'], devices: number, durationMs: number): SimulationConfig {
-  return {
-    target: url, controlUrl: url, username: 'tenant@thingsboard.org', password: 'tenant', devices, durationMs, scenario,
+/** dhi simulate's side: `devices` created through the control API, the scenario run in this one process (each run sets the duration). */
+function simulatorSide(url: string, scenario: SimulationConfig['scenario'], devices: number, reportDir: string): BenchSide {
+  const config: SimulationConfig = {
+    target: url, controlUrl: url, username: 'tenant@thingsboard.org', password: 'tenant', devices, durationMs: 0, scenario,
     rampPerSecond: null, provision: null, tokensFile: null, workers: 0, seed: 1, keepDevices: false, insecure: false, warmupMs: null,
     maxConnectionsPerDevice: DEFAULT_MAX_CONNECTIONS_PER_DEVICE, requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
   };
-}
-
-/** The simulator's own CPU over its run window (device creation and clean-up are not in it). */
-async function simulatorRun(url: string, scenario: SimulationConfig['scenario'], devices: number, durationMs: number, reportDir: string): Promise<RunCost> {
-  const { simulator } = (await simulate(simulation(url, scenario, devices, durationMs), [], reportDir)).summary;
-  return { requests: simulator.requests, cpuMicros: simulator.cpuMs * 1000 };
+  return { kind: 'simulator', config, reportDir };
 }
 
 /** The item with the median value: one noisy round does not decide. */
@@ -142,9 +109,9 @@ export function medianRound<T extends CostFigures>(rounds: T[]): T & { roundsMic
 const costRatio = (of: CostFigures, to: CostFigures) =>
   to.cpuMicrosPerRequest ? Math.round((of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) * 100) / 100 : 0;
 
-async function pair(run: (durationMs: number) => Promise<RunCost>, durationMs: number): Promise<CostFigures> {
-  const short = await run(SHORT_MS);
-  const long = await run(SHORT_MS + durationMs);
+/** The side's short and long runs in a child of its own, after its unmeasured first run. */
+async function pair(side: BenchSide, durationMs: number): Promise<CostFigures> {
+  const [short, long] = await measureSide(side, durationMs, [SHORT_MS, SHORT_MS + durationMs]);
   return marginalCost(short, long, SHORT_MS);
 }
 
@@ -156,34 +123,31 @@ export async function measureSimulatorCost(
 ): Promise<SimulatorCost> {
   const { rate, durationMs, rounds, reportDir } = options;
   const telemetry = applyOverrides(builtinScenario('telemetry'), { rate });
-  const sides = [
-    (ms: number) => autocannonRun(url, templates, token, rate, ms, options.connections),
-    (ms: number) => pacedFloorCost(url, templates, token, rate, ms, TELEMETRY_DEVICES),
-    (ms: number) => simulatorRun(url, telemetry, TELEMETRY_DEVICES, ms, reportDir),
+  const path = fill(templates.device.telemetry, { accessToken: token });
+  const floorSide = (rate: number, devices: number): BenchSide => ({ kind: 'paced-floor', url, path, body: TELEMETRY_BODY, rate, devices });
+  const sides: BenchSide[] = [
+    { kind: 'autocannon', url, path, body: TELEMETRY_BODY, rate, connections: options.connections },
+    floorSide(rate, TELEMETRY_DEVICES),
+    simulatorSide(url, telemetry, TELEMETRY_DEVICES, reportDir),
   ];
   // Alternating rounds: a busy neighbour during one round does not decide a ratio.
   const measured: CostFigures[][] = sides.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, run] of sides.entries()) measured[i].push(await pair(run, durationMs));
+    for (const [i, side] of sides.entries()) measured[i].push(await pair(side, durationMs));
   }
   const [ac, floor, sim] = measured.map(medianRound);
-  // The mixed scenario, then the paced floor at its rate, alternate for as many rounds (a major GC
-  // of V8's memory reducer, ~150 ms of CPU, lands in one run or another: the median round counts).
-  // A first run of it, as long as the bench duration, is not measured: at a few hundred requests a
-  // second V8 is still optimizing its paths (polls, RPC, the driver) many seconds into a run, a
-  // fixed cost that the pair's 2 s short run does not cancel.
+  // The mixed scenario, then the paced floor at its rate, alternate for as many rounds.
   const mixedScenario = applyOverrides(builtinScenario('mixed'), { rpcRate: MIXED_RATE, attrRate: MIXED_RATE });
-  const mixedRun = (ms: number) => simulatorRun(url, mixedScenario, MIXED_DEVICES, ms, reportDir);
-  await mixedRun(durationMs);
+  const mixedSide = simulatorSide(url, mixedScenario, MIXED_DEVICES, reportDir);
   const mixedRounds: CostFigures[] = [];
   const floorRounds: (CostFigures & { rate: number })[] = [];
   for (let round = 0; round < rounds; round++) {
-    const mixed = await pair(mixedRun, durationMs);
+    const mixed = await pair(mixedSide, durationMs);
     // At a few hundred requests a second nearly every request wakes the process up on its own, and a
     // wake-up costs tens of µs on a VM: the floor at the mixed run's rate says what that alone costs.
     const rate = Math.max(1, Math.round(((mixed.requests - mixed.short.requests) * 1000) / durationMs));
     mixedRounds.push(mixed);
-    floorRounds.push({ ...(await pair((ms) => pacedFloorCost(url, templates, token, rate, ms, MIXED_DEVICES), durationMs)), rate });
+    floorRounds.push({ ...(await pair(floorSide(rate, MIXED_DEVICES), durationMs)), rate });
   }
   const mixed = medianRound(mixedRounds);
   const mixedFloor = medianRound(floorRounds);

@@ -76,8 +76,8 @@ export function pacedFloorRun(options: PacedFloorOptions): Promise<{ answered: n
         const opened: Conn = { socket, buffer: '', idle: idle[device] };
         socket.setNoDelay(true);
         socket.on('error', (error) => {
-          finish();
           reject(error);
+          finish();
         });
         all.push(opened);
         conn = opened;

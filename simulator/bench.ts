@@ -258,7 +258,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     }
     if (options.simulator !== undefined) {
       const rate = options.simulator === true ? DEFAULT_COST_RATE : options.simulator;
-      console.log(`bench simulator cost: autocannon, an evenly paced raw client, then dhi simulate, each at ${rate} telemetry msg/s for ${options.duration / 1000}s (${options.rounds} alternating rounds); then the mixed scenario and its floor (as many rounds)`);
+      console.log(`bench simulator cost: autocannon, an evenly paced raw client, then dhi simulate, each in a child process of its own at ${rate} telemetry msg/s for ${options.duration / 1000}s (${options.rounds} alternating rounds); then the mixed scenario and its floor (as many rounds)`);
       simulatorCost = await measureSimulatorCost(url, templates, token, { rate, durationMs: options.duration, connections: options.connections, rounds: options.rounds, reportDir: join(options.reportDir, 'simulate') });
     }
     if (options.holdPolls > 0) {
