@@ -63,17 +63,12 @@ export type Timing = 'intended' | 'sent' | 'untimed';
 /** Requests started before the steady state began belong to the warm-up. */
 export type Phase = 'warmup' | 'steady';
 
-/** The simulator's own share of a path's time: what it waited before its requests left. */
-export interface SendFigures {
-  /** How late each request left after its intended time (µs), backlog included. */
-  lag: string | Histogram;
-  /** Requests that waited in a device's backlog for a connection, and how long in all (ms), and at most. */
-  queued: number;
-  queuedMs: number;
-  queuedMaxMs: number;
-}
-
-export interface PathDelta extends SendFigures {
+/**
+ * A path's figures over a span (a delta, or a phase's totals): its outcomes, how they were timed,
+ * and the simulator's own share of its time (how late its requests left, and its backlog). `H` is
+ * how the histograms are held: a delta crossing processes carries them compressed (base64).
+ */
+export interface PathFigures<H = Histogram> {
   ok: number;
   errors: Partial<Record<ErrorClass, number>>;
   /** Values timed from an intended send time, and from the actual one. */
@@ -81,9 +76,18 @@ export interface PathDelta extends SendFigures {
   sent: number;
   /** Successes that completed inside the steady window (the rate's numerator). */
   okInWindow: number;
-  /** Every timed outcome, errors included: compressed base64 when it crosses processes, else the histogram itself. */
-  histogram: string | Histogram;
+  /** Every timed outcome, errors included (µs). */
+  histogram: H;
+  /** How late each request left after its intended time (µs), backlog included. */
+  lag: H;
+  /** Requests that waited in a device's backlog for a connection, and how long in all (ms), and at most. */
+  queued: number;
+  queuedMs: number;
+  queuedMaxMs: number;
 }
+
+export type PathDelta = PathFigures<string | Histogram>;
+export type PathTotals = PathFigures;
 
 export type PathDeltas = Partial<Record<PathName, PathDelta>>;
 
@@ -95,19 +99,9 @@ export interface MetricsDelta {
   online: number[];
 }
 
-interface PathCell {
-  ok: number;
-  errors: Partial<Record<ErrorClass, number>>;
-  intended: number;
-  sent: number;
-  okInWindow: number;
-  histogram: Histogram;
-  lag: Histogram;
+interface PathCell extends PathTotals {
   /** The histograms of the previous delta, handed over in-process: reset and recorded into again at the next drain. */
   spare: { histogram: Histogram; lag: Histogram };
-  queued: number;
-  queuedMs: number;
-  queuedMaxMs: number;
 }
 
 export interface Recorder {
@@ -127,10 +121,11 @@ export interface Recorder {
   drain(): MetricsDelta;
 }
 
-const newCell = (): PathCell => ({
+const newTotals = (): PathTotals => ({
   ok: 0, errors: {}, intended: 0, sent: 0, okInWindow: 0, histogram: createHistogram(), lag: createHistogram(), queued: 0, queuedMs: 0, queuedMaxMs: 0,
-  spare: { histogram: createHistogram(), lag: createHistogram() },
 });
+
+const newCell = (): PathCell => ({ ...newTotals(), spare: { histogram: createHistogram(), lag: createHistogram() } });
 
 function drainCells(cells: Map<PathName, PathCell>, encode: boolean): PathDeltas {
   const out: PathDeltas = {};
@@ -217,19 +212,6 @@ export function createRecorder(shipped = false): Recorder {
   };
 }
 
-export interface PathTotals {
-  ok: number;
-  errors: Partial<Record<ErrorClass, number>>;
-  intended: number;
-  sent: number;
-  okInWindow: number;
-  histogram: Histogram;
-  lag: Histogram;
-  queued: number;
-  queuedMs: number;
-  queuedMaxMs: number;
-}
-
 export interface Timeline {
   /** Per second of the run (both phases): successes and errors. */
   okPerSecond: number[];
@@ -263,7 +245,7 @@ export function errorTotal(errors: Partial<Record<ErrorClass, number>>): number 
 
 function totalsOf(map: Map<PathName, PathTotals>, name: PathName): PathTotals {
   let totals = map.get(name);
-  if (!totals) map.set(name, (totals = { ok: 0, errors: {}, intended: 0, sent: 0, okInWindow: 0, histogram: createHistogram(), lag: createHistogram(), queued: 0, queuedMs: 0, queuedMaxMs: 0 }));
+  if (!totals) map.set(name, (totals = newTotals()));
   return totals;
 }
 
