@@ -78,11 +78,20 @@ export function createPacer(now: () => number = monoNow): Pacer {
     return top;
   }
 
+  // The timer is no longer armed. `fired`: it is the one firing, and is done; clearing it would make
+  // Node drop and rebuild its list of timers of that duration (an object in dictionary mode and a
+  // priority queue) on every arrival.
+  function disarm(fired = false): void {
+    if (timer && !fired) clearTimeout(timer);
+    timer = undefined;
+    armedFor = Infinity;
+  }
+
   function arm(t: number): void {
     if (!heap.length) return;
     const next = heap[0].at;
     if (next >= armedFor) return;
-    if (timer) clearTimeout(timer);
+    disarm();
     armedFor = next;
     // It wakes about `delay` after t (t's fraction of a millisecond kept): aimed at the middle of the window.
     const delay = Math.max(1, Math.round(next - t - (EARLY_MS - LATE_MS) / 2));
@@ -90,11 +99,8 @@ export function createPacer(now: () => number = monoNow): Pacer {
     timer = setTimeout(onTimer, delay);
   }
 
-  // The timer that fires is done: clearing it would make Node drop and rebuild its list of timers
-  // of that duration (an object in dictionary mode and a priority queue) on every arrival.
   function onTimer(): void {
-    timer = undefined;
-    armedFor = Infinity;
+    disarm(true);
     runDue();
   }
   // A timer armed for later stays armed: it runs whatever is due then (or nothing) and re-arms.
@@ -110,11 +116,7 @@ export function createPacer(now: () => number = monoNow): Pacer {
       (entry.run as (arg: unknown, at: number) => void)(entry.arg, entry.at);
     }
     // A timer armed for an entry that has run (realign ran it early) would wake the process for nothing.
-    if (timer && (!heap.length || armedFor < heap[0].at)) {
-      clearTimeout(timer);
-      timer = undefined;
-      armedFor = Infinity;
-    }
+    if (timer && (!heap.length || armedFor < heap[0].at)) disarm();
     arm(now());
   }
 
@@ -138,15 +140,14 @@ export function createPacer(now: () => number = monoNow): Pacer {
       if (wake - armedFor <= LATE_MS && armedFor - wake <= EARLY_MS) return;
       // Out of its window: what is due goes now (a new timer could not wake sooner), the rest is re-aimed.
       if (heap[0].at <= t + EARLY_MS) return runDue();
-      armedFor = Infinity;
+      disarm();
       arm(t);
     },
     clear() {
       heap.length = 0;
-      if (timer) clearTimeout(timer);
+      disarm();
       if (immediate) clearImmediate(immediate);
-      timer = immediate = undefined;
-      armedFor = Infinity;
+      immediate = undefined;
     },
   };
 }
