@@ -204,12 +204,14 @@ export function pollRpc(device: VirtualDevice, first = false): void {
 }
 
 /**
- * What a poll's answer means: the 200 body, null on 408/504 (poll again), undefined after an
- * error (counted on its path, untimed: its duration is no delivery latency; poll again after a pause).
+ * What a poll's answer means: the 200 body, null on 408/504 (poll again), undefined once the group
+ * ends (nothing more to do) or after an error (counted on its path, untimed: its duration is no
+ * delivery latency; poll again after a pause).
  */
 function pollAnswer(ex: Exchange, errorPath: PathName, again: (device: VirtualDevice) => void): string | null | undefined {
   const device = ex.owner as VirtualDevice;
   const { ctx } = device;
+  if (ctx.ending) return undefined;
   if (ex.status === 200 && !ex.failure) return utf8(ex.body);
   if (!ex.failure && (ex.status === 408 || ex.status === 504)) {
     ctx.recorder.count('pollTimeouts');
@@ -235,11 +237,10 @@ function parseObject(text: string): Record<string, unknown> | undefined {
  * counted as `attributeLost`.
  */
 function attributePollDone(ex: Exchange): void {
-  const device = ex.owner as VirtualDevice;
-  const { ctx } = device;
-  if (ctx.ending) return;
   const body = pollAnswer(ex, 'attributePush', pollAttributes);
   if (body === undefined) return;
+  const device = ex.owner as VirtualDevice;
+  const { ctx } = device;
   if (body !== null) {
     ctx.recorder.count('attributePolls');
     const update = parseObject(body);
@@ -258,11 +259,10 @@ function attributePollDone(ex: Exchange): void {
 
 /** A command: timed from the driver's send time, then answered with its seq; the next poll follows the reply. */
 function rpcPollDone(ex: Exchange): void {
-  const device = ex.owner as VirtualDevice;
-  const { ctx } = device;
-  if (ctx.ending) return;
   const body = pollAnswer(ex, 'rpcDelivery', pollRpc);
   if (body === undefined) return;
+  const device = ex.owner as VirtualDevice;
+  const { ctx } = device;
   if (body === null) return pollRpc(device);
   ctx.recorder.count('rpcPolls');
   const command = parseObject(body);
