@@ -10,7 +10,7 @@
 // entries are part of what the floor leaves out.
 import { connect, type Socket } from 'node:net';
 import { EARLY_MS } from './pacer.js';
-import { headerValue } from './wire.js';
+import { headerValue } from './response-parser.js';
 
 export interface PacedFloorOptions {
   /** http: origin of the server. */

@@ -4,13 +4,13 @@
 // when the process is at its descriptor budget) it waits in the device's backlog, and that wait is
 // reported apart (queuedAt), never as the target's time. Requests carry their deadline: a sweep a
 // few times a second ends the ones older than it as `timeout` (no timer per request). Responses
-// are read by their framing only (status line, content-length or chunked, keep-alive hints), as
-// autocannon does; the body is kept when the caller asks for it.
+// are read by response-parser.ts.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { monoNow } from './clock.js';
 import { classifyError } from './http.js';
 import type { ErrorClass, PathName } from './metrics.js';
+import { endsAtClose, expectResponse, newReader, readResponse, type ResponseReader } from './response-parser.js';
 
 /** One request and, once it is done, its outcome. Filled by the caller up to `owner`, then by the wire. */
 export interface Exchange {
@@ -76,25 +76,12 @@ export interface Wire {
   destroy(failure: ErrorClass): void;
 }
 
-/** How the current response's body ends. */
-const enum Framing {
-  Head,
-  Length,
-  Chunked,
-  UntilClose,
-}
-
-interface Conn {
+interface Conn extends ResponseReader {
   socket: Socket;
   link: LinkState;
   current: Exchange | null;
-  buffer: string;
-  framing: Framing;
-  remaining: number;
-  closeAfter: boolean;
-  /** When it last became idle, and how long it may stay idle before the server may close it (0: not known before its first answer). */
+  /** When it last became idle (its reader knows how long it may stay so). */
   idleSince: number;
-  idleLimitMs: number;
   /** Position in the wire's list of connections (for the sweep). */
   slot: number;
 }
@@ -111,32 +98,6 @@ const SWEEP_MS = 200;
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 const CONN = Symbol('connection');
 type OwnedSocket = Socket & { [CONN]: Conn };
-/**
- * As undici: a connection idle this long is not reused (a fresh one is safer than one the server
- * may be closing), unless the server says how long it keeps it (`keep-alive: timeout=N`): then
- * until 1 s before that, for at most 10 minutes.
- */
-const IDLE_LIMIT_MS = 4_000;
-const KEEP_ALIVE_MARGIN_MS = 1_000;
-const KEEP_ALIVE_MAX_MS = 600_000;
-
-/** The value of header `name` (lower case, with its leading CRLF) in a lower-cased head, or null. */
-export function headerValue(head: string, name: string): string | null {
-  const at = head.indexOf(name);
-  if (at < 0) return null;
-  const end = head.indexOf('\r\n', at + name.length);
-  return head.slice(at + name.length, end < 0 ? undefined : end).trim();
-}
-
-/** `keep-alive: timeout=5` -> how long a connection may be reused after its last answer. */
-function idleLimit(head: string): number {
-  const hint = headerValue(head, '\r\nkeep-alive:');
-  const at = hint?.indexOf('timeout=') ?? -1;
-  if (at < 0) return IDLE_LIMIT_MS;
-  const seconds = parseInt((hint as string).slice(at + 8), 10);
-  return seconds > 0 ? Math.min(KEEP_ALIVE_MAX_MS, seconds * 1000 - KEEP_ALIVE_MARGIN_MS) : IDLE_LIMIT_MS;
-}
-
 export function createWire(options: WireOptions): Wire {
   const url = new URL(options.url);
   const tls = url.protocol === 'https:';
@@ -154,7 +115,7 @@ export function createWire(options: WireOptions): Wire {
 
   function write(conn: Conn, ex: Exchange, now: number): void {
     conn.current = ex;
-    conn.framing = Framing.Head;
+    expectResponse(conn);
     ex.sentAt = now;
     if (ex.onWritten) conn.socket.write(ex.text, () => ex.onWritten?.(ex));
     else conn.socket.write(ex.text);
@@ -233,69 +194,12 @@ export function createWire(options: WireOptions): Wire {
     if (taker && next) open(taker, next);
   }
 
-  /** Parse what has arrived; returns when more bytes are needed. */
-  function parse(conn: Conn): void {
-    for (;;) {
-      const ex = conn.current;
-      if (!ex) return;
-      if (conn.framing === Framing.Head) {
-        const end = conn.buffer.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const head = conn.buffer.slice(0, end + 2).toLowerCase();
-        conn.buffer = conn.buffer.slice(end + 4);
-        const status = Number(head.slice(9, 12));
-        if (status >= 100 && status < 200) continue; // 100 Continue and the like
-        ex.status = status;
-        conn.closeAfter = headerValue(head, '\r\nconnection:') === 'close';
-        if (conn.idleLimitMs === 0) conn.idleLimitMs = idleLimit(head); // the server's hint, read once a connection
-        const length = headerValue(head, '\r\ncontent-length:');
-        if (headerValue(head, '\r\ntransfer-encoding:')?.includes('chunked')) conn.framing = Framing.Chunked;
-        else if (length !== null) {
-          conn.framing = Framing.Length;
-          conn.remaining = Number(length);
-        } else if (status === 204 || status === 304) {
-          conn.framing = Framing.Length;
-          conn.remaining = 0;
-        } else {
-          conn.framing = Framing.UntilClose;
-          conn.closeAfter = true;
-        }
-      }
-      if (conn.framing === Framing.Length) {
-        if (conn.buffer.length < conn.remaining) return;
-        if (ex.wantBody) ex.body = conn.buffer.slice(0, conn.remaining);
-        conn.buffer = conn.buffer.slice(conn.remaining);
-        return finish(conn);
-      }
-      if (conn.framing === Framing.Chunked) {
-        const lineEnd = conn.buffer.indexOf('\r\n');
-        if (lineEnd < 0) return;
-        const size = parseInt(conn.buffer.slice(0, lineEnd), 16);
-        if (size === 0) {
-          // The last chunk, then optional trailers and an empty line.
-          const rest = conn.buffer.slice(lineEnd + 2);
-          const end = rest.startsWith('\r\n') ? 2 : rest.indexOf('\r\n\r\n') + 4;
-          if (end < 2) return; // not found (-1 + 4): the trailers are still coming
-          conn.buffer = rest.slice(end);
-          return finish(conn);
-        }
-        if (conn.buffer.length < lineEnd + 2 + size + 2) return;
-        if (ex.wantBody) ex.body += conn.buffer.slice(lineEnd + 2, lineEnd + 2 + size);
-        conn.buffer = conn.buffer.slice(lineEnd + 2 + size + 2);
-        continue;
-      }
-      if (ex.wantBody) ex.body += conn.buffer; // Framing.UntilClose: the body ends when the server closes
-      conn.buffer = '';
-      return;
-    }
-  }
-
   function open(link: LinkState, ex: Exchange): void {
     // Plain TCP reads into one shared buffer, bypassing the stream machinery (`onread`); TLS reads through 'data'.
     const socket = tls
       ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure })
       : connectTcp({ ...socketOptions, onread: { buffer: READ_BUFFER, callback: onRead } });
-    const conn: Conn = { socket, link, current: null, buffer: '', framing: Framing.Head, remaining: 0, closeAfter: false, idleSince: 0, idleLimitMs: 0, slot: conns.length };
+    const conn: Conn = { ...newReader(), socket, link, current: null, idleSince: 0, slot: conns.length };
     (socket as OwnedSocket)[CONN] = conn;
     conns.push(conn);
     link.open++;
@@ -311,7 +215,7 @@ export function createWire(options: WireOptions): Wire {
   // The socket's handlers are shared by every connection: `this` is the socket, which knows its connection.
   function received(conn: Conn, text: string): void {
     conn.buffer += text;
-    parse(conn);
+    if (conn.current && readResponse(conn, conn.current)) finish(conn);
   }
   /** One char per byte (latin1): lengths count bytes. */
   function onRead(this: OwnedSocket, bytes: number): boolean {
@@ -329,7 +233,7 @@ export function createWire(options: WireOptions): Wire {
   function onClose(this: OwnedSocket): void {
     const conn = this[CONN];
     // A body framed by the end of the connection is complete now; any other request in flight was cut.
-    if (conn.current && conn.framing === Framing.UntilClose) finish(conn);
+    if (conn.current && endsAtClose(conn)) finish(conn);
     else fail(conn, 'reset');
   }
 
