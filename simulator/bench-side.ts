@@ -33,10 +33,11 @@ type FromChild = { type: 'ready' } | { type: 'measured'; runs: RunCost[] } | { t
 
 // Started without V8's memory reducer: some seconds after a mark-compact that left the heap larger
 // than at its last reduction, it runs up to three more mark-compacts (~80 ms of main thread plus
-// concurrent marking) to shrink the heap, and whether they fall into a 12 s run or after it decided
-// the round (three of them in the long run: 167 µs a request instead of 121 on the mixed
-// scenario). A forced GC before each run does not help: it is such a mark-compact and arms the
-// reducer itself. Every side gets the same options. (Measured: see simulator/README.md.)
+// concurrent marking) to shrink the heap, and whether they fell into a measured run or after it
+// decided the round. A forced GC before each run instead is such a mark-compact and arms the
+// reducer itself. Measured on the mixed side (2 rounds, exclusive; marginal µs a request, reducing
+// GCs in the child): no memory reducer 151.1 / 142.9, none; a forced GC before each run 228.6 /
+// 185.1, two each; neither 152.9 / 186.1, none then two. Every side gets the same options.
 const CHILD_NODE_OPTIONS = ['--no-memory-reducer'];
 
 /** Runs `side` in a fresh child: once for `warmUpMs` unmeasured (0: not at all), then for each of `runsMs`; the cost of each measured run. */
