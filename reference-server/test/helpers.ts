@@ -73,6 +73,20 @@ export function writeTelemetry(store: Store, deviceId: string, entries: KvEntry[
   return new Promise((resolve, reject) => store.writeTelemetry(deviceId, entries, (error) => (error ? reject(error) : resolve()), undefined));
 }
 
+/**
+ * The rows of the device's time series in the store's database file, counted with SQL as shutdown.test.ts
+ * reads the file, once a read of the device has folded in the telemetry answered before it.
+ */
+export async function storedRows(store: Store, dbPath: string, deviceId: string): Promise<number> {
+  await store.readTelemetry(deviceId, () => undefined);
+  const file = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return file.prepare('SELECT count(*) FROM telemetry WHERE device = (SELECT num FROM devices WHERE id = ?)').pluck().get(deviceId) as number;
+  } finally {
+    file.close();
+  }
+}
+
 /** One request; its response must be in the document (contract-responses.ts). */
 export async function call(
   base: string,
