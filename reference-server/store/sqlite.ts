@@ -155,7 +155,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const ruleFrom = (r: Row | undefined): RuleRecord | undefined =>
     r && { method: r.method as string, type: r.type as RuleRecord['type'], reply: r.reply ? JSON.parse(r.reply as string) : null };
 
-  const seriesOf = createSeriesReads(db, keyQueries.reads.telemetryKeys);
+  const readSeries = createSeriesReads(db, keyQueries.reads.telemetryKeys);
 
   const store: Store = {
     ...keyQueries.store,
@@ -210,7 +210,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
       if (ttlSeconds === 0) return group.writeBuffered({ deviceId, entries }, done, ctx);
       group.write(writeWithTtl, { deviceId, entries, ttlSeconds }).then(() => done(null, ctx), (error: Error) => done(error, ctx));
     },
-    readTelemetry: (deviceId, read) => group.read(telemetry.foldScope(deviceId), () => read(seriesOf(deviceId))),
+    readTelemetry: (deviceId, read) => group.read(telemetry.foldScope(deviceId), () => readSeries(deviceId, read)),
     profileTelemetryKeys: (profileId) => group.read(telemetry.foldScope(null), () => keyQueries.reads.profileTelemetryKeys(profileId)),
 
     upsertAttributes(deviceId, scope, entries) {

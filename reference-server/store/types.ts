@@ -310,7 +310,10 @@ export interface TelemetryDelete {
   rewriteLatest: boolean;
 }
 
-/** The stored time series of one device, which Store.readTelemetry hands its callback. */
+/**
+ * The stored time series of one device, which Store.readTelemetry hands its callback: read it inside
+ * the callback (a call after the callback has returned throws).
+ */
 export interface DeviceSeries {
   latest(keys?: string[]): KvEntry[];
   /** Values with startTs <= ts < endTs, `limit` per key, in `order` of ts. */
@@ -319,7 +322,6 @@ export interface DeviceSeries {
   aggregate(query: AggregateQuery): AggregateValue | undefined;
   /** The ts of a key's first value with fromTs <= ts < endTs (skipping empty buckets). */
   nextTs(key: string, fromTs: number, endTs: number): number | undefined;
-  count(): number;
   /** The keys with a latest value, sorted. */
   keys(): string[];
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
 import { buildApp } from '../app.js';
 import { createSqliteStore } from '../store/sqlite.js';
-import { call, createDevice, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
+import { call, createDevice, startTestServer, stopTestServer, storedRows, tempDir, type TestServer } from './helpers.js';
 import { client, loginAs, upload, type Api } from './control-helpers.js';
 import { join } from 'node:path';
 
@@ -32,7 +32,7 @@ describe('a device deleted while its upload is in flight', () => {
     while (!upload.received().includes('\r\n\r\n')) await new Promise((resolve) => upload.socket.once('data', resolve));
     expect(statusOf(upload.received())).toBe(401);
     upload.destroy();
-    expect(await server.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(0);
+    expect(await storedRows(server.ctx.store, server.dbPath, device.id)).toBe(0);
   });
 
   it('answers 404, not 500, when the OTA package is deleted during its upload', async () => {

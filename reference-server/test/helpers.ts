@@ -73,6 +73,22 @@ export function writeTelemetry(store: Store, deviceId: string, entries: KvEntry[
   return new Promise((resolve, reject) => store.writeTelemetry(deviceId, entries, (error) => (error ? reject(error) : resolve()), undefined));
 }
 
+/** The ts of every row of the device's time series in the store's database file, read with SQL as an outside reader would. */
+export function storedTimestamps(dbPath: string, deviceId: string): number[] {
+  const file = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return file.prepare('SELECT ts FROM telemetry WHERE device = (SELECT num FROM devices WHERE id = ?)').pluck().all(deviceId) as number[];
+  } finally {
+    file.close();
+  }
+}
+
+/** The rows of the device's time series in the store's database file, once a read of the device has folded in the telemetry answered before it. */
+export async function storedRows(store: Store, dbPath: string, deviceId: string): Promise<number> {
+  await store.readTelemetry(deviceId, () => undefined);
+  return storedTimestamps(dbPath, deviceId).length;
+}
+
 /** One request; its response must be in the document (contract-responses.ts). */
 export async function call(
   base: string,

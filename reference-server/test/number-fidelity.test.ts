@@ -1,7 +1,7 @@
 // Numbers keep their type and digits on every read path. Assertions are on the response TEXT: a
 // JSON value compare cannot tell 42.0 from 42, and JSON.parse rounds 9007199254740993.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, stopTestServer, type TestServer } from './helpers.js';
+import { call, stopTestServer, storedRows, type TestServer } from './helpers.js';
 import { newDeviceVia, openPolls, startAdminServer, type Api, type DeviceRef } from './control-helpers.js';
 
 let server: TestServer;
@@ -53,7 +53,7 @@ describe('numbers through the device API', () => {
       expect(res.status, body).toBe(400);
       expect(res.json()).toMatchObject({ status: 400, errorCode: 31 });
     }
-    expect(await server.ctx.store.readTelemetry(d.id, (s) => s.count())).toBe(0);
+    expect(await storedRows(server.ctx.store, server.dbPath, d.id)).toBe(0);
     expect((await api('GET', `/api/plugins/telemetry/DEVICE/${d.id}/values/timeseries`)).text).toBe('{}');
     expect((await device(d, 'POST', 'telemetry', '{"ts":1.0e3,"values":{"a":1}}')).status).toBe(200);
     expect((await api('GET', `/api/plugins/telemetry/DEVICE/${d.id}/values/timeseries?useStrictDataTypes=true`)).text)

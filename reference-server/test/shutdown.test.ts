@@ -1,20 +1,9 @@
-import Database from 'better-sqlite3';
 import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { connectRaw, statusOf } from '../../conformance/raw-socket.js';
-import { createDevice, startTestServer, stopTestServer } from './helpers.js';
+import { createDevice, startTestServer, stopTestServer, storedTimestamps } from './helpers.js';
 
 const WRITERS = 16;
-
-/** The telemetry timestamps stored for the device, read from the database file after the server closed. */
-function storedTimestamps(dbPath: string, deviceId: string): Set<number> {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    return new Set((db.prepare('SELECT ts FROM telemetry WHERE device = (SELECT num FROM devices WHERE id = ?)').all(deviceId) as { ts: number }[]).map((r) => r.ts));
-  } finally {
-    db.close();
-  }
-}
 
 describe('closing while keep-alive clients keep writing', () => {
   it.each(['http', 'https'] as const)('answers every request sent over %s 200 (stored) or 503, never a reset; only new connections are refused', async (scheme) => {
@@ -50,7 +39,7 @@ describe('closing while keep-alive clients keep writing', () => {
     await stopTestServer(server, false);
     await Promise.all(writers);
     await pool.close();
-    const stored = storedTimestamps(server.dbPath, device.id);
+    const stored = new Set(storedTimestamps(server.dbPath, device.id));
     expect(Object.keys(outcomes).filter((outcome) => !['200', '503', 'ECONNREFUSED'].includes(outcome)), JSON.stringify(outcomes)).toEqual([]);
     expect(acknowledged.filter((ts) => !stored.has(ts))).toEqual([]);
   });

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../store/sqlite-schema.js';
 import { createSqliteStore } from '../store/sqlite.js';
 import { newDevice } from '../device-records.js';
-import { tempDir, writeTelemetry } from './helpers.js';
-import { DeletedMeanwhile, type DeviceRecord, type KvEntry, type Store } from '../store/types.js';
+import { storedRows, tempDir, writeTelemetry } from './helpers.js';
+import { DeletedMeanwhile, type DeviceRecord, type DeviceSeries, type KvEntry, type Store } from '../store/types.js';
 
 /** A row SQLite would refuse (ts is NOT NULL): the store refuses its message alone. */
 const nullTs = (key: string): KvEntry => ({ key, ts: null as unknown as number, type: 'LONG', value: 1 });
@@ -28,6 +28,9 @@ async function withDevice(test: (store: Store, device: DeviceRecord) => Promise<
     await store.close();
   }
 }
+
+/** Every stored point of these keys (the tests' timestamps are small). */
+const everyPoint = (series: DeviceSeries, keys: string[]) => series.range({ keys, startTs: 0, endTs: 2 ** 40, limit: 10_000, order: 'ASC' });
 
 /** Schema version 4: telemetry rows carried the device UUID and the key text. */
 const TEXT_KEYED_VERSION = 4;
@@ -61,14 +64,14 @@ describe('time series keyed by integers', () => {
       expect((await store.readTelemetry('dev-a', (s) => s.range({ keys: ['temp'], startTs: 0, endTs: 3000, limit: 10, order: 'ASC' }))).map((e) => e.value))
         .toEqual([21.5, 22]);
       expect(await store.readTelemetry('dev-b', (s) => s.keys())).toEqual(['temp']);
-      expect(await store.readTelemetry('dev-a', (s) => s.count())).toBe(3);
+      expect(await storedRows(store, path, 'dev-a')).toBe(3);
 
       // A device made after the migration gets its own number: its rows are not dev-a's or dev-b's.
       const c = newDevice({ name: 'c', profileId: 'profile-1' });
       await store.write(() => store.insertDevice(c));
       await writeTelemetry(store, c.id, [{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
       expect(await store.readTelemetry(c.id, (s) => s.latest())).toEqual([{ key: 'temp', ts: 3000, type: 'LONG', value: 1 }]);
-      expect(await store.readTelemetry('dev-b', (s) => s.count())).toBe(1);
+      expect(await storedRows(store, path, 'dev-b')).toBe(1);
 
       // Deleting a device deletes its time series, and a later device does not inherit them.
       await store.write(() => store.deleteDevice(c.id));
@@ -77,7 +80,7 @@ describe('time series keyed by integers', () => {
       expect(await store.readTelemetry(d.id, (s) => s.latest())).toEqual([]);
       // d took c's number: a late message of c is refused, not written as d's.
       await expect(writeTelemetry(store, c.id, [{ key: 'temp', ts: 4000, type: 'LONG', value: 2 }])).rejects.toBeInstanceOf(DeletedMeanwhile);
-      expect(await store.readTelemetry(d.id, (s) => s.count())).toBe(0);
+      expect(await storedRows(store, path, d.id)).toBe(0);
     } finally {
       await store.close();
     }
@@ -141,7 +144,7 @@ describe('time series keyed by integers', () => {
       const removed = store.write(() => store.deleteTelemetry(device.id, ['t'], { startTs: 0, endTs: 10, deleteLatest: true, rewriteLatest: false }));
       await Promise.all([sent, removed]);
       expect(await store.readTelemetry(device.id, (s) => s.latest())).toEqual([]);
-      expect(await store.readTelemetry(device.id, (s) => s.count())).toBe(0);
+      expect(await store.readTelemetry(device.id, (s) => everyPoint(s, ['t']))).toEqual([]);
     });
   });
 
@@ -164,7 +167,7 @@ describe('time series keyed by integers', () => {
     await withDevice(async (store, device) => {
       const send = (key: string, ts: number, value: number) => writeTelemetry(store, device.id, [{ key, ts, type: 'LONG', value }]);
       await send('a', 100, 1);
-      expect(await store.readTelemetry(device.id, (s) => s.count())).toBe(1);
+      expect(await store.readTelemetry(device.id, (s) => everyPoint(s, ['a', 'b']).length)).toBe(1);
       // Four batches in the log before the next read: equal ts replaced by the later message across
       // batches, an older ts kept in the series but not as the latest, a newer one taking the latest.
       await send('a', 50, 2);
@@ -182,14 +185,29 @@ describe('time series keyed by integers', () => {
     });
   });
 
+  it('reads in a callback the series of its own device, also around a read of another device inside it, and refuses reads after it', async () => {
+    await withDevice(async (store, device) => {
+      const other = newDevice({ name: 'other', profileId: store.defaultProfile().id });
+      await store.write(() => store.insertDevice(other));
+      await writeTelemetry(store, device.id, [{ key: 'mine', ts: 1, type: 'LONG', value: 1 }]);
+      await writeTelemetry(store, other.id, [{ key: 'theirs', ts: 2, type: 'LONG', value: 2 }]);
+      // Every row folded: the inner read has nothing to wait for and runs inside the outer callback.
+      expect(await store.profileTelemetryKeys(null)).toEqual(['mine', 'theirs']);
+      const [before, inner, after] = await store.readTelemetry(device.id, (s) => [s.keys(), store.readTelemetry(other.id, (o) => o.latest()), s.keys()] as const);
+      expect([before, await inner, after]).toEqual([['mine'], [{ key: 'theirs', ts: 2, type: 'LONG', value: 2 }], ['mine']]);
+      const kept = await store.readTelemetry(device.id, (s) => s);
+      expect(() => kept.latest()).toThrow('a DeviceSeries is read only inside its readTelemetry callback');
+    });
+  });
+
   it('deletes what a read has folded for good: the fold of every row does not bring it back', async () => {
     await withDevice(async (store, device) => {
       await writeTelemetry(store, device.id, [{ key: 'k', ts: 5, type: 'LONG', value: 1 }, { key: 'j', ts: 5, type: 'LONG', value: 2 }]);
-      expect(await store.readTelemetry(device.id, (s) => s.count())).toBe(2);
+      expect(await store.readTelemetry(device.id, (s) => everyPoint(s, ['k', 'j']).length)).toBe(2);
       await store.write(() => store.deleteTelemetry(device.id, ['k'], { startTs: 0, endTs: 10, deleteLatest: true, rewriteLatest: false }));
       // Every row folded (a read across devices), then the device read again.
       expect(await store.profileTelemetryKeys(null)).toEqual(['j']);
-      expect(await store.readTelemetry(device.id, (s) => [s.count(), s.keys()])).toEqual([1, ['j']]);
+      expect(await store.readTelemetry(device.id, (s) => [everyPoint(s, ['k', 'j']).length, s.keys()])).toEqual([1, ['j']]);
     });
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createDevice, startTestServer, stopTestServer, type TestServer } from './helpers.js';
+import { call, createDevice, startTestServer, stopTestServer, storedRows, type TestServer } from './helpers.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -49,7 +49,7 @@ describe('operation 1: telemetry', () => {
     const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]));
     const res = await post(device.token, 'telemetry', [{ ts: 2000, values: { ...many, dup: 2 } }, { ts: 1000, values: { dup: 1 } }]);
     expect(res.status).toBe(200);
-    expect(await server.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(42);
+    expect(await storedRows(server.ctx.store, server.dbPath, device.id)).toBe(42);
     const latest = await server.ctx.store.readTelemetry(device.id, (s) => s.latest());
     expect(latest).toHaveLength(41);
     expect(latest.find((e) => e.key === 'dup')).toEqual({ key: 'dup', ts: 2000, type: 'LONG', value: 2 });
@@ -69,7 +69,7 @@ describe('operation 1: telemetry', () => {
   it('accepts {} (the clients\' connection test) and stores nothing', async () => {
     const device = await createDevice(server.ctx);
     expect((await post(device.token, 'telemetry', {})).status).toBe(200);
-    expect(await server.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(0);
+    expect(await storedRows(server.ctx.store, server.dbPath, device.id)).toBe(0);
   });
 
   it.each([
@@ -85,7 +85,7 @@ describe('operation 1: telemetry', () => {
     const res = await post(device.token, 'telemetry', body);
     expect(res.status).toBe(400);
     expect(res.json()).toMatchObject({ status: 400, errorCode: 31, message: expect.any(String) });
-    expect(await server.ctx.store.readTelemetry(device.id, (s) => s.count())).toBe(0);
+    expect(await storedRows(server.ctx.store, server.dbPath, device.id)).toBe(0);
   });
 
   it('rejects a missing body with 400', async () => {

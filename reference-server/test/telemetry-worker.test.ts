@@ -199,32 +199,6 @@ describe('the telemetry log', () => {
     }
   });
 
-  it('folds every row once 60,000 wait, 600 a device for larger fleets, at most 200,000', () => {
-    const db = openDatabase(join(tempDir(), 'due.db'));
-    migrate(db, 'profile-1', 0);
-    const insert = db.prepare(`INSERT INTO devices (id, name, type, token, credentials_type, profile_id, created_time)
-      VALUES (?, ?, 'default', ?, 'ACCESS_TOKEN', 'profile-1', 0)`);
-    for (let i = 0; i < 400; i++) insert.run(`d${i}`, `d${i}`, `t${i}`);
-    const writer = createTelemetryWriter(db);
-    /** Gathers `rows` rows spread over the first `devices` devices; whether a fold of every row is due then. */
-    const gather = (rows: number, devices: number) => {
-      for (let i = 0; i < rows; i++) writer.add({ deviceId: `d${i % devices}`, entries: [long('k', i, i)] });
-      return writer.dueFold() !== undefined;
-    };
-    try {
-      expect([gather(59_999, 1), gather(1, 1)]).toEqual([false, true]);
-      writer.folded({ all: true }, true);
-      writer.take();
-      // 200 devices: 120,000 rows.
-      expect([gather(119_999, 200), gather(1, 200)]).toEqual([false, true]);
-      writer.folded({ all: true }, true);
-      writer.take();
-      expect([gather(199_999, 400), gather(1, 400)]).toEqual([false, true]);
-    } finally {
-      db.close();
-    }
-  });
-
   it('keeps what a crash left in the log when the store next opens the file, and folds it for a read', async () => {
     const dir = tempDir();
     const path = join(dir, 'crashed.db');

@@ -2,7 +2,7 @@
 // EARLY_MS), and the open-model arrivals are each meant for their own time, a late turn sending
 // the overdue ones with their own times. Against the reference server: what was sent is what it stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevice, startTestServer, stopTestServer, type TestServer } from '../../reference-server/test/helpers.js';
+import { createDevice, startTestServer, stopTestServer, storedRows, type TestServer } from '../../reference-server/test/helpers.js';
 import { startArrivals } from '../arrivals.js';
 import { monoNow } from '../clock.js';
 import { createDevice as createVirtualDevice, sendTelemetry, type DeviceContext } from '../device.js';
@@ -169,6 +169,6 @@ describe('open-model telemetry against the reference server', () => {
     const stamps = new Set(points.map((p) => p.ts));
     expect(keys).toHaveLength(3);
     expect(stamps.size).toBeGreaterThan(0);
-    expect(await server.ctx.store.readTelemetry(record.id, (s) => s.count())).toBe(3 * stamps.size);
+    expect(await storedRows(server.ctx.store, server.dbPath, record.id)).toBe(3 * stamps.size);
   });
 });

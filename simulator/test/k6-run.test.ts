@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, stopTestServer, type TestServer } from '../../reference-server/test/helpers.js';
+import { startTestServer, stopTestServer, storedRows, type TestServer } from '../../reference-server/test/helpers.js';
 import { exportK6 } from '../k6/export.js';
 import { loadTemplates } from '../routes.js';
 import { scenarioFromJson } from '../scenario.js';
@@ -70,8 +70,8 @@ describe('the exported k6 script, run under stand-ins of the k6 modules', () => 
     expect(new Set(loop.requests.map((r) => r.url))).toEqual(new Set([`${server.httpUrl}/api/v1/${data.devices[0].token}/telemetry`]));
     expect(new Set(open.requests.map((r) => r.url))).toEqual(new Set([`${server.httpUrl}/api/v1/${data.devices[1].token}/telemetry`]));
     for (const r of [...loop.requests, ...open.requests]) expect(r).toMatchObject({ status: 200, timeoutMs: 4000, tags: { path: 'telemetry' } });
-    expect(await server.ctx.store.readTelemetry(data.devices[0].id, (s) => s.count())).toBeGreaterThan(0);
-    expect(await server.ctx.store.readTelemetry(data.devices[1].id, (s) => s.count())).toBeGreaterThan(0);
+    expect(await storedRows(server.ctx.store, server.dbPath, data.devices[0].id)).toBeGreaterThan(0);
+    expect(await storedRows(server.ctx.store, server.dbPath, data.devices[1].id)).toBeGreaterThan(0);
     // The closed loop sleeps the rest of its 200 ms interval after each send.
     expect(loop.sleeps).toHaveLength(3);
     for (const s of loop.sleeps) expect(s).toBeLessThanOrEqual(0.2);

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, stopTestServer, type TestServer } from '../../reference-server/test/helpers.js';
+import { startTestServer, stopTestServer, storedRows, type TestServer } from '../../reference-server/test/helpers.js';
 import { simulate } from '../simulate.js';
 import { createControl } from '../control.js';
 import { loadTemplates } from '../routes.js';
@@ -75,7 +75,7 @@ describe('dhi simulate against the reference server', () => {
     // Telemetry: every acknowledged data point is a stored row, and nothing else is.
     expect(errorCount(summary, 'telemetry')).toBe(0);
     expect(okCount(summary, 'telemetry')).toBeGreaterThan(500);
-    const counts = await Promise.all(devices.map((d) => server.ctx.store.readTelemetry(d.id, (s) => s.count())));
+    const counts = await Promise.all(devices.map((d) => storedRows(server.ctx.store, server.dbPath, d.id)));
     const rows = counts.reduce((n, c) => n + c, 0);
     expect(rows).toBe(c.telemetryPoints);
     expect(c.telemetryPoints).toBe(okCount(summary, 'telemetry') * 3); // smart meter: three keys a message
@@ -121,7 +121,7 @@ describe('dhi simulate against the reference server', () => {
     const devices = fleetOf(server, 'sim-').filter((d) => !before.has(d.id));
     expect(devices).toHaveLength(40);
     expect(summary.simulator.processes).toBe(3);
-    const counts = await Promise.all(devices.map((d) => server.ctx.store.readTelemetry(d.id, (s) => s.count())));
+    const counts = await Promise.all(devices.map((d) => storedRows(server.ctx.store, server.dbPath, d.id)));
     const rows = counts.reduce((n, c) => n + c, 0);
     expect(rows).toBe(summary.counters.telemetryPoints);
     expect(okCount(summary, 'rpc')).toBe(summary.counters.rpcReplied);
