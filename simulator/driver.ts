@@ -46,6 +46,13 @@ export function replyMatches(body: string, seq: number): boolean {
   }
 }
 
+/** A device the driver calls: its two call paths, and its next attribute-change sequence number. */
+interface Target {
+  rpcUrl: string;
+  writeUrl: string;
+  writeSeq: number;
+}
+
 /** A call and what the driver needs when it ends. */
 interface Call {
   path: PathName;
@@ -65,9 +72,8 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
   const pacer = shared ?? createPacer();
   const wire = createWire({ url: control.url, insecure: config.insecure, maxConnectionsPerLink: config.maxConnections, maxConnections: config.maxConnections, woke: () => pacer.realign() });
   const link = wire.link();
-  const targets: string[] = [];
-  /** Per device: the next attribute-change sequence number. */
-  const writeSeq = new Map<string, number>();
+  /** Devices online, with their call paths filled once (not per call). */
+  const targets: Target[] = [];
   let rpcSeq = 0;
   let cursor = 0;
   let inFlight = 0;
@@ -97,20 +103,23 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
 
   function issueRpc(intendedAt: number): void {
     const seq = rpcSeq++;
-    const template = driver.rpcApi === 'v1' ? control.templates.sendRpcV1 : control.templates.sendRpcV2;
     const request = { method: RPC_METHOD, params: { sentAt: Math.min(intendedAt, monoNow()), seq }, timeout: driver.rpcTimeoutMs } satisfies Body<'sendRpcV1'>;
     inFlight++;
-    send({ path: 'rpc', method: 'POST', url: basePath + fill(template, { deviceId: targets[cursor++ % targets.length] }), body: JSON.stringify(request), seq, retried: false }, intendedAt);
+    send({ path: 'rpc', method: 'POST', url: targets[cursor++ % targets.length].rpcUrl, body: JSON.stringify(request), seq, retried: false }, intendedAt);
   }
   function issueWrite(intendedAt: number): void {
-    const deviceId = targets[cursor++ % targets.length];
-    const seq = writeSeq.get(deviceId) ?? 0;
-    writeSeq.set(deviceId, seq + 1);
-    const url = basePath + fill(control.templates.saveDeviceAttributes, { entityType: 'DEVICE', entityId: deviceId, scope: 'SHARED_SCOPE' });
+    const target = targets[cursor++ % targets.length];
+    const seq = target.writeSeq++;
     const values = { [PUSH_SENT_AT]: Math.min(intendedAt, monoNow()), [PUSH_SEQ]: seq } satisfies Body<'saveDeviceAttributes'>;
     inFlight++;
-    send({ path: 'attributeWrite', method: 'POST', url, body: JSON.stringify(values), seq, retried: false }, intendedAt);
+    send({ path: 'attributeWrite', method: 'POST', url: target.writeUrl, body: JSON.stringify(values), seq, retried: false }, intendedAt);
   }
+  const rpcTemplate = driver.rpcApi === 'v1' ? control.templates.sendRpcV1 : control.templates.sendRpcV2;
+  const targetOf = (deviceId: string): Target => ({
+    rpcUrl: basePath + fill(rpcTemplate, { deviceId }),
+    writeUrl: basePath + fill(control.templates.saveDeviceAttributes, { entityType: 'DEVICE', entityId: deviceId, scope: 'SHARED_SCOPE' }),
+    writeSeq: 0,
+  });
 
   const plans = [
     { rate: driver.rpcRate, send: issueRpc },
@@ -119,7 +128,7 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
 
   return {
     online(deviceIds) {
-      targets.push(...deviceIds);
+      for (const id of deviceIds) targets.push(targetOf(id));
       // The arrivals start with the first device online: none is scheduled into an empty fleet.
       if (streams.length || !targets.length) return;
       const startAt = monoNow();

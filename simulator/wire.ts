@@ -111,12 +111,21 @@ export function createWire(options: WireOptions): Wire {
   let peakOpen = 0;
   let opened = 0;
   let destroyed = false;
+  /**
+   * No request on the wire is past its limit before this (clock.ts ms): the sweep walks the
+   * connections only from then on. Every request's limit is seconds long, and long polls hold
+   * most connections, so most sweeps would otherwise walk them all to find nothing.
+   */
+  let nextLimitAt = Infinity;
   const woke = options.woke ?? (() => {});
+  // Plain TCP reads into one shared buffer, bypassing the stream machinery (`onread`); the options are the same for every connection.
+  const tcpOptions = { ...socketOptions, onread: { buffer: READ_BUFFER, callback: onRead } };
 
   function write(conn: Conn, ex: Exchange, now: number): void {
     conn.current = ex;
     expectResponse(conn);
     ex.sentAt = now;
+    nextLimitAt = Math.min(nextLimitAt, ex.intendedAt + ex.limitMs);
     if (ex.onWritten) conn.socket.write(ex.text, () => ex.onWritten?.(ex));
     else conn.socket.write(ex.text);
   }
@@ -195,10 +204,8 @@ export function createWire(options: WireOptions): Wire {
   }
 
   function open(link: LinkState, ex: Exchange): void {
-    // Plain TCP reads into one shared buffer, bypassing the stream machinery (`onread`); TLS reads through 'data'.
-    const socket = tls
-      ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure })
-      : connectTcp({ ...socketOptions, onread: { buffer: READ_BUFFER, callback: onRead } });
+    // TLS reads through 'data'.
+    const socket = tls ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure }) : connectTcp(tcpOptions);
     const conn: Conn = { ...newReader(), socket, link, current: null, idleSince: 0, slot: conns.length };
     (socket as OwnedSocket)[CONN] = conn;
     conns.push(conn);
@@ -241,9 +248,14 @@ export function createWire(options: WireOptions): Wire {
   function sweep(): void {
     const now = monoNow();
     for (const link of waiting) expire(link, now);
-    for (let i = conns.length - 1; i >= 0; i--) {
-      const ex = conns[i]?.current;
-      if (ex && now - ex.intendedAt > ex.limitMs) fail(conns[i], 'timeout');
+    if (now >= nextLimitAt) {
+      nextLimitAt = Infinity;
+      for (let i = conns.length - 1; i >= 0; i--) {
+        const ex = conns[i]?.current;
+        if (!ex) continue;
+        if (now - ex.intendedAt > ex.limitMs) fail(conns[i], 'timeout');
+        else nextLimitAt = Math.min(nextLimitAt, ex.intendedAt + ex.limitMs);
+      }
     }
     woke();
   }
