@@ -48,10 +48,12 @@ export interface SimulatorCost {
   /** An evenly paced raw-socket client: what the load's shape costs, without the simulator. */
   pacedFloor: RoundFigures & { devices: number };
   simulator: RoundFigures & { devices: number };
-  /** simulator / autocannon marginal CPU per request on telemetry (autocannon bursts: not the goal's reference). */
+  /** simulator / autocannon marginal CPU per request on telemetry, of the two median rounds (autocannon bursts: not the goal's reference). */
   ratio: number;
-  /** simulator / paced floor: what the simulator adds to the cost of an evenly paced load (goal: at most 1.2). */
+  /** simulator / paced floor: what the simulator adds to the cost of an evenly paced load (goal: at most 1.2). The median of the rounds' own ratios (floorRatioRounds), each of a simulator run and the floor run beside it. */
   floorRatio: number;
+  /** Each round's simulator / paced floor, in the order run. */
+  floorRatioRounds: number[];
   /** The mixed scenario, alternating with its floor for `rounds` rounds. */
   mixed: RoundFigures & {
     devices: number;
@@ -59,8 +61,10 @@ export interface SimulatorCost {
     attrRate: number;
     /** The paced floor at the mixed run's own request rate (its marginal requests a second, that round's), over as many devices' connections. */
     floor: RoundFigures & { rate: number; devices: number };
-    /** mixed / its floor: what the simulator adds to what that rate of evenly paced requests costs on this machine. */
+    /** mixed / its floor: what the simulator adds to what that rate of evenly paced requests costs on this machine. The median of the rounds' own ratios (floorRatioRounds), as on telemetry. */
     floorRatio: number;
+    /** Each round's mixed / its floor, in the order run. */
+    floorRatioRounds: number[];
   };
 }
 
@@ -106,8 +110,29 @@ export function medianRound<T extends CostFigures>(rounds: T[]): T & { roundsMic
   return { ...medianBy(rounds, perRequest), roundsMicrosPerRequest: rounds.map(perRequest) };
 }
 
-const costRatio = (of: CostFigures, to: CostFigures) =>
-  to.cpuMicrosPerRequest ? Math.round((of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) * 100) / 100 : 0;
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const costRatio = (of: CostFigures, to: CostFigures) => (to.cpuMicrosPerRequest ? round2(of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) : 0);
+
+/**
+ * `of` over its floor `to`, round by round: each round's ratio of its two runs (run one after the
+ * other, the order alternating), and the median of those ratios. The machine drifts between rounds
+ * (the same code's runs moved by 10-20 % over minutes) and moves both runs of a round alike, so it
+ * cancels in their ratio; a ratio of the two sides' medians could take them from different rounds.
+ * Over twelve 3-round telemetry runs, a simulator run over a floor run strayed from its bench
+ * run's typical ratio by 0.10 (root mean square of the natural log) when both came from the same
+ * round, 0.19 when not; on mixed, whose sides drift less together, 0.16 and 0.17. (With an even
+ * number of rounds, the median is the upper of the middle two, as for the median round.)
+ */
+export function pairedRatio(of: CostFigures[], to: CostFigures[]): { floorRatio: number; floorRatioRounds: number[] } {
+  const ratios = of.map((c, i) => (to[i].cpuMicrosPerRequest ? c.cpuMicrosPerRequest / to[i].cpuMicrosPerRequest : 0));
+  return { floorRatio: round2(medianBy(ratios, (r) => r)), floorRatioRounds: ratios.map(round2) };
+}
+
+/** The sides' indices in the order round `round` runs them: forward in even rounds, reversed in odd ones. */
+export function roundOrder(sides: number, round: number): number[] {
+  const order = Array.from({ length: sides }, (_, i) => i);
+  return round % 2 ? order.reverse() : order;
+}
 
 /** The side's short and long runs in a child of its own, after its unmeasured first run. */
 async function pair(side: BenchSide, durationMs: number): Promise<CostFigures> {
@@ -130,24 +155,32 @@ export async function measureSimulatorCost(
     floorSide(rate, TELEMETRY_DEVICES),
     simulatorSide(url, telemetry, TELEMETRY_DEVICES, reportDir),
   ];
-  // Alternating rounds: a busy neighbour during one round does not decide a ratio.
+  // Alternating rounds: a busy neighbour during one round does not decide a ratio. Every other
+  // round runs the sides in reverse order (A B C, C B A, ...), so that a drift within rounds does
+  // not always favour the same side.
   const measured: CostFigures[][] = sides.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, side] of sides.entries()) measured[i].push(await pair(side, durationMs));
+    for (const i of roundOrder(sides.length, round)) measured[i].push(await pair(sides[i], durationMs));
   }
   const [ac, floor, sim] = measured.map(medianRound);
-  // The mixed scenario, then the paced floor at its rate, alternate for as many rounds.
+  // The mixed scenario and the paced floor at its rate, for as many rounds, in reverse order every
+  // other round: the floor then paces at the rate of the mixed run of the round before.
   const mixedScenario = applyOverrides(builtinScenario('mixed'), { rpcRate: MIXED_RATE, attrRate: MIXED_RATE });
   const mixedSide = simulatorSide(url, mixedScenario, MIXED_DEVICES, reportDir);
   const mixedRounds: CostFigures[] = [];
   const floorRounds: (CostFigures & { rate: number })[] = [];
+  // At a few hundred requests a second nearly every request wakes the process up on its own, and a
+  // wake-up costs tens of µs on a VM: the floor at the mixed run's rate says what that alone costs.
+  const mixedRate = (mixed: CostFigures) => Math.max(1, Math.round(((mixed.requests - mixed.short.requests) * 1000) / durationMs));
+  const floorAt = async (rate: number) => ({ ...(await pair(floorSide(rate, MIXED_DEVICES), durationMs)), rate });
   for (let round = 0; round < rounds; round++) {
-    const mixed = await pair(mixedSide, durationMs);
-    // At a few hundred requests a second nearly every request wakes the process up on its own, and a
-    // wake-up costs tens of µs on a VM: the floor at the mixed run's rate says what that alone costs.
-    const rate = Math.max(1, Math.round(((mixed.requests - mixed.short.requests) * 1000) / durationMs));
-    mixedRounds.push(mixed);
-    floorRounds.push({ ...(await pair(floorSide(rate, MIXED_DEVICES), durationMs)), rate });
+    if (round % 2 === 0) {
+      mixedRounds.push(await pair(mixedSide, durationMs));
+      floorRounds.push(await floorAt(mixedRate(mixedRounds[round])));
+    } else {
+      floorRounds.push(await floorAt(mixedRate(mixedRounds[round - 1])));
+      mixedRounds.push(await pair(mixedSide, durationMs));
+    }
   }
   const mixed = medianRound(mixedRounds);
   const mixedFloor = medianRound(floorRounds);
@@ -159,14 +192,14 @@ export async function measureSimulatorCost(
     pacedFloor: { ...floor, devices: TELEMETRY_DEVICES },
     simulator: { ...sim, devices: TELEMETRY_DEVICES },
     ratio: costRatio(sim, ac),
-    floorRatio: costRatio(sim, floor),
+    ...pairedRatio(measured[2], measured[1]),
     mixed: {
       ...mixed,
       devices: MIXED_DEVICES,
       rpcRate: MIXED_RATE,
       attrRate: MIXED_RATE,
       floor: { ...mixedFloor, devices: MIXED_DEVICES },
-      floorRatio: costRatio(mixed, mixedFloor),
+      ...pairedRatio(mixedRounds, floorRounds),
     },
   };
 }

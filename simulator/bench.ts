@@ -258,7 +258,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     }
     if (options.simulator !== undefined) {
       const rate = options.simulator === true ? DEFAULT_COST_RATE : options.simulator;
-      console.log(`bench simulator cost: autocannon, an evenly paced raw client, then dhi simulate, each in a child process of its own at ${rate} telemetry msg/s for ${options.duration / 1000}s (${options.rounds} alternating rounds); then the mixed scenario and its floor (as many rounds)`);
+      console.log(`bench simulator cost: autocannon, an evenly paced raw client, then dhi simulate, each in a child process of its own at ${rate} telemetry msg/s for ${options.duration / 1000}s (${options.rounds} alternating rounds, every other one in reverse order); then the mixed scenario and its floor (as many rounds, likewise)`);
       simulatorCost = await measureSimulatorCost(url, templates, token, { rate, durationMs: options.duration, connections: options.connections, rounds: options.rounds, reportDir: join(options.reportDir, 'simulate') });
     }
     if (options.holdPolls > 0) {
@@ -309,9 +309,10 @@ export async function runBench(options: BenchOptions): Promise<void> {
     const { autocannon: a, pacedFloor: f, simulator: s, mixed: m } = simulatorCost;
     const fixed = (c: CostFigures) => `fixed ${c.fixedCpuMs} ms a run, whole run ${c.wholeRunMicrosPerRequest} µs/request`;
     const rounds = (c: RoundFigures) => (c.roundsMicrosPerRequest.length > 1 ? `rounds ${c.roundsMicrosPerRequest.join(', ')}; ` : '');
+    const paired = (ratios: number[]) => (ratios.length > 1 ? ` (median of each round's ratio of its two back-to-back runs: ${ratios.join(', ')})` : '');
     const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} alternating rounds, ` : '';
-    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.devices} devices; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio}, simulate / paced floor ${simulatorCost.floorRatio}`);
-    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s; ${median}after one unmeasured run): ${m.cpuMicrosPerRequest} µs (${rounds(m)}${fixed(m)}); paced floor at its rate (${m.floor.rate} requests/s, ${m.floor.devices} devices) ${m.floor.cpuMicrosPerRequest} µs (${rounds(m.floor)}${fixed(m.floor)}); mixed / floor ${m.floorRatio}`);
+    console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.devices} devices; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio} (ratio of the medians), simulate / paced floor ${simulatorCost.floorRatio}${paired(simulatorCost.floorRatioRounds)}`);
+    console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s; ${median}after one unmeasured run): ${m.cpuMicrosPerRequest} µs (${rounds(m)}${fixed(m)}); paced floor at its rate (${m.floor.rate} requests/s, ${m.floor.devices} devices) ${m.floor.cpuMicrosPerRequest} µs (${rounds(m.floor)}${fixed(m.floor)}); mixed / floor ${m.floorRatio}${paired(m.floorRatioRounds)}`);
   }
   console.log(`results: ${file}`);
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { medianRun, parseOps, runBench, serverCpu, type BenchFigures } from '../bench.js';
-import { medianRound, type CostFigures } from '../bench-cost.js';
+import { medianRound, pairedRatio, roundOrder, type CostFigures } from '../bench-cost.js';
 import { fleetRequests, telemetryBody } from '../bench-fleet.js';
 import { loadTemplates } from '../routes.js';
 import { startTestServer, stopTestServer } from '../../reference-server/test/helpers.js';
@@ -64,6 +64,24 @@ describe('dhi bench', () => {
     expect(medianRound([cost(80, 1), cost(40, 2), cost(60, 3)])).toMatchObject({ cpuMicrosPerRequest: 60, requests: 3, roundsMicrosPerRequest: [80, 40, 60] });
   });
 
+  it("reads a side over its floor round by round, as the median of each round's own ratio", () => {
+    const cost = (cpuMicrosPerRequest: number) => ({ cpuMicrosPerRequest }) as CostFigures;
+    // The machine ran slower in the first round, both sides alike. The ratio of the medians would be
+    // 66 / 60 = 1.1: the second round's simulator over the third round's floor.
+    const simulator = [90, 66, 55].map(cost);
+    const floor = [75, 44, 60].map(cost);
+    expect(pairedRatio(simulator, floor)).toEqual({ floorRatio: 1.2, floorRatioRounds: [1.2, 1.5, 0.92] });
+    // The median is taken before rounding; an even count takes the upper of the middle two, as medianRound does.
+    expect(pairedRatio([100, 130, 121, 111].map(cost), [100, 100, 100, 100].map(cost))).toEqual({ floorRatio: 1.21, floorRatioRounds: [1, 1.3, 1.21, 1.11] });
+    expect(pairedRatio([50.5].map(cost), [40].map(cost))).toEqual({ floorRatio: 1.26, floorRatioRounds: [1.26] });
+    // A floor that cost nothing (a marginal run too short to measure) gives no ratio rather than Infinity.
+    expect(pairedRatio([cost(60), cost(70), cost(80)], [cost(0), cost(50), cost(50)]).floorRatioRounds).toEqual([0, 1.4, 1.6]);
+  });
+
+  it('runs the sides of every other round in reverse order', () => {
+    expect([0, 1, 2, 3].map((round) => roundOrder(3, round))).toEqual([[0, 1, 2], [2, 1, 0], [0, 1, 2], [2, 1, 0]]);
+  });
+
   it("takes each side's median server CPU, whichever round had the median rate, and reads the ratio like the throughput's", () => {
     const run = (requestsPerSecond: number, serverCpuMicrosPerRequest?: number) => ({ requestsPerSecond, serverCpuMicrosPerRequest }) as BenchFigures;
     expect(serverCpu([run(100, 60), run(90, 50), run(120, 70)], [run(200, 30), run(210, 40), run(190, 20)])).toEqual({
@@ -99,7 +117,9 @@ describe('dhi bench', () => {
     }
     const ratio = (of: { cpuMicrosPerRequest: number }, to: { cpuMicrosPerRequest: number }) => Math.round((of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) * 100) / 100;
     expect(simulatorCost.ratio).toBe(ratio(simulatorCost.simulator, simulatorCost.autocannon));
+    // One round: its own ratio is the median.
     expect(simulatorCost.floorRatio).toBe(ratio(simulatorCost.simulator, simulatorCost.pacedFloor));
+    expect(simulatorCost.floorRatioRounds).toEqual([simulatorCost.floorRatio]);
     // The floor sends over as many devices' connections as the simulator, and every request it sent was answered.
     expect(simulatorCost.pacedFloor).toMatchObject({ devices: 100 });
     expect(simulatorCost.pacedFloor.requests).toBe(200 * (1.5 + 2));
@@ -108,6 +128,7 @@ describe('dhi bench', () => {
     expect(mixed.floor).toMatchObject({ devices: 500, rate: Math.max(1, Math.round(((mixed.requests - mixed.short.requests) * 1000) / 1500)) });
     expect(Math.abs(mixed.floor.requests - mixed.floor.rate * (1.5 + 2))).toBeLessThanOrEqual(1);
     expect(mixed.floorRatio).toBe(ratio(mixed, mixed.floor));
+    expect(mixed.floorRatioRounds).toEqual([mixed.floorRatio]);
   }, 180_000);
 
   it('sends each request of a fleet run to the next device, round robin, with telemetry values of its own', async () => {
