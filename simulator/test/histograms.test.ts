@@ -1,8 +1,9 @@
-// Adding histograms: the fast path (only the counts between a histogram's min and max) gives the
-// same histogram as hdr-histogram-js's add(), from a histogram or from its encoding.
+// Recording and adding histograms: each fast path (a value's bucket from its leading zeros; only
+// the counts between a histogram's min and max) gives the same histogram as hdr-histogram-js's
+// recordValue() and add(), from a histogram or from its encoding.
 import { describe, expect, it } from 'vitest';
 import { addEncoded, createHistogram, encodeHistogram, latencyStats, recordMicros, type Histogram } from '../histograms.js';
-import { decodeFromCompressedBase64 } from 'hdr-histogram-js';
+import { decodeFromCompressedBase64, type JsHistogram } from 'hdr-histogram-js';
 import { createRandom } from '../profiles.js';
 
 function filled(seed: number, n: number, scaleMicros: number): Histogram {
@@ -37,6 +38,30 @@ describe('histograms', () => {
     const direct = createHistogram();
     addEncoded(direct, b);
     expect(direct.maxValue).toBe(b.maxValue); // in-process, the max stays exact
+  });
+
+  it("records each value in the count, total, min and max that hdr-histogram-js's recordValue() gives", () => {
+    // Every bucket's edges (powers of two, either side), the first bucket's whole range, the clamps
+    // at both ends, fractions to round, and a spread of random values over the whole range.
+    const values = [0, 0.4, 0.5, 1, 1.49, 2, 3, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 600_000_000, 600_000_001, 2 ** 32, 1e12];
+    for (let k = 1; k < 30; k++) values.push(2 ** k - 1, 2 ** k, 2 ** k + 1, 2 ** k * 1.5);
+    const random = createRandom(7);
+    for (let i = 0; i < 20_000; i++) values.push(random() ** 4 * 600_000_000);
+    const ours = createHistogram();
+    const theirs = createHistogram();
+    for (const v of values) {
+      recordMicros(ours, v);
+      theirs.recordValue(Math.min(600_000_000, Math.max(1, Math.round(v))));
+    }
+    const a = ours as JsHistogram;
+    const b = theirs as JsHistogram;
+    expect(a.countsArrayLength).toBe(b.countsArrayLength);
+    const differing = [];
+    for (let i = 0; i < a.countsArrayLength; i++) if (a.getCountAtIndex(i) !== b.getCountAtIndex(i)) differing.push(i);
+    expect(differing).toEqual([]);
+    expect({ total: a.totalCount, min: a.minNonZeroValue, max: a.maxValue }).toEqual({ total: values.length, min: 1, max: 600_000_000 });
+    expect(shape(ours)).toEqual(shape(theirs));
+    expect(encodeHistogram(ours)).toBe(encodeHistogram(theirs));
   });
 
   it('encodes an empty histogram as nothing, and adding nothing changes nothing', () => {
