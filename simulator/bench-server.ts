@@ -1,7 +1,8 @@
 // The servers `dhi bench` measures, each in a child process of its own (so autocannon and the
 // server do not share an event loop): the reference server on a fresh database with a fleet of
-// devices (one, or the largest --devices), or the bare Fastify baseline answering the same paths
-// with no work behind them (any token).
+// devices (one, or the largest --devices), the bare Fastify baseline answering the same paths
+// with no work behind them (any token), or the bare durable route (bench-durable.ts: telemetry only,
+// any token, each request acknowledged once its group-committed SQLite insert is synced).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import Fastify from 'fastify';
 import { forkServer, serveInChild } from './child-server.js';
 import type { ServerMemory } from './bench-polls.js';
 
-export type BenchServerKind = 'reference' | 'baseline';
+export type BenchServerKind = 'reference' | 'baseline' | 'durable';
 
 export interface BenchServer {
   url: string;
@@ -92,9 +93,32 @@ async function baselineServer(): Promise<ServerInChild> {
   return { url, tokens: ['baseline'], openPolls: () => 0, close: () => app.close() };
 }
 
+/** The bare route's telemetry, made durable: a group-committed insert on a fresh SQLite file. */
+async function durableServer(): Promise<ServerInChild> {
+  const { durableRoute } = await import('./bench-durable.js');
+  const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-durable-'));
+  const { app } = durableRoute(join(dir, 'bare.db'));
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url,
+    tokens: ['durable'],
+    openPolls: () => 0,
+    close: async () => {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const SERVERS: Record<BenchServerKind, (devices: number) => Promise<ServerInChild>> = {
+  reference: referenceServer,
+  baseline: baselineServer,
+  durable: durableServer,
+};
+
 function runChild(kind: BenchServerKind, devices: number): Promise<void> {
   return serveInChild<FromBenchServer>(async () => {
-    const server = kind === 'reference' ? await referenceServer(devices) : await baselineServer();
+    const server = await SERVERS[kind](devices);
     return {
       listening: { type: 'listening', url: server.url, tokens: server.tokens },
       answer(type) {

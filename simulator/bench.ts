@@ -1,6 +1,6 @@
 // `dhi bench`: autocannon against chosen hot paths of a reference server (started in a child
-// process, or at --target), and with --baseline against a bare Fastify route in the same run, the
-// two alternating for --rounds rounds (median kept); --devices spreads the requests over fleets of
+// process, or at --target), and with --baseline against a bare Fastify route in the same run (and, for
+// telemetry, a bare durable route: bench-durable.ts), alternating for --rounds rounds (median kept); --devices spreads the requests over fleets of
 // distinct devices (bench-fleet.ts), one set of figures per fleet size; --hold-polls measures open
 // long polls. Results go to reports/bench/<timestamp>.json. Speed is measured here, never asserted
 // in tests.
@@ -75,10 +75,14 @@ export interface FleetFigures {
   baseline?: Record<string, BenchFigures>;
   ratio?: Record<string, number>;
   serverCpu?: Record<string, ServerCpu>;
-  roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[] }>;
+  /** Telemetry with --baseline: the bare durable route's figures, and both ratios against it. */
+  durableBaseline?: Record<string, BenchFigures>;
+  durableRatio?: Record<string, number>;
+  durableServerCpu?: Record<string, ServerCpu>;
+  roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[]; durable?: number[] }>;
 }
 
-type Runs = Record<string, { reference: BenchFigures[]; baseline: BenchFigures[] }>;
+type Runs = Record<string, { reference: BenchFigures[]; baseline: BenchFigures[]; durable: BenchFigures[] }>;
 
 const DEFAULT_COST_RATE = 1000;
 const TELEMETRY_BODY = JSON.stringify({ pulseCounter: 123456, leakage: false, batteryLevel: 87.5 });
@@ -150,23 +154,49 @@ export function parseOps(list: string): BenchOp[] {
   return ops as BenchOp[];
 }
 
-/** The median rounds of each operation, and with --baseline the bare route's and both ratios. */
-function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): FleetFigures {
-  const results: Record<string, BenchFigures> = {};
-  const baseline: Record<string, BenchFigures> = {};
-  const ratio: Record<string, number> = {};
-  const cpu: Record<string, ServerCpu> = {};
+/** A baseline's median round, and the throughput and server CPU ratios of the reference server's to it. */
+interface Comparison {
+  baseline: Record<string, BenchFigures>;
+  ratio: Record<string, number>;
+  cpu: Record<string, ServerCpu>;
+}
+
+function compare(ops: BenchOp[], results: Record<string, BenchFigures>, runs: Runs, side: 'baseline' | 'durable'): Comparison {
+  const out: Comparison = { baseline: {}, ratio: {}, cpu: {} };
   for (const op of ops) {
-    results[op] = medianRun(runs[op].reference);
-    if (!withBaseline) continue;
-    baseline[op] = medianRun(runs[op].baseline);
-    ratio[op] = round3(results[op].requestsPerSecond / Math.max(1, baseline[op].requestsPerSecond));
-    const measured = serverCpu(runs[op].reference, runs[op].baseline);
-    if (measured) cpu[op] = measured;
+    if (runs[op][side].length === 0) continue;
+    const baseline = (out.baseline[op] = medianRun(runs[op][side]));
+    out.ratio[op] = round3(results[op].requestsPerSecond / Math.max(1, baseline.requestsPerSecond));
+    const measured = serverCpu(runs[op].reference, runs[op][side]);
+    if (measured) out.cpu[op] = measured;
   }
+  return out;
+}
+
+const orNone = <T>(record: Record<string, T>) => (Object.keys(record).length > 0 ? record : undefined);
+
+/** The median rounds of each operation, and with --baseline the bare routes' and both ratios against each. */
+function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): FleetFigures {
+  const results = Object.fromEntries(ops.map((op) => [op, medianRun(runs[op].reference)]));
   if (!withBaseline) return { results };
-  const rounds = Object.fromEntries(ops.map((op) => [op, { reference: runs[op].reference.map((r) => r.requestsPerSecond), baseline: runs[op].baseline.map((r) => r.requestsPerSecond) }]));
-  return { results, baseline, ratio, serverCpu: Object.keys(cpu).length > 0 ? cpu : undefined, roundsRequestsPerSecond: rounds };
+  const bare = compare(ops, results, runs, 'baseline');
+  const durable = compare(ops, results, runs, 'durable');
+  const rps = (figures: BenchFigures[]) => figures.map((r) => r.requestsPerSecond);
+  const rounds = Object.fromEntries(ops.map((op) => [op, {
+    reference: rps(runs[op].reference),
+    baseline: rps(runs[op].baseline),
+    ...(runs[op].durable.length > 0 ? { durable: rps(runs[op].durable) } : {}),
+  }]));
+  return {
+    results,
+    baseline: bare.baseline,
+    ratio: bare.ratio,
+    serverCpu: orNone(bare.cpu),
+    durableBaseline: orNone(durable.baseline),
+    durableRatio: orNone(durable.ratio),
+    durableServerCpu: orNone(durable.cpu),
+    roundsRequestsPerSecond: rounds,
+  };
 }
 
 function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: number, devices: number | undefined): void {
@@ -181,6 +211,11 @@ function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: number, dev
     const cpuLine = c ? `; server CPU ${c.reference} vs ${c.baseline} µs/request: ratio ${c.ratio}` : '';
     const ownCpu = r.serverCpuMicrosPerRequest === undefined ? '' : `  server CPU ${r.serverCpuMicrosPerRequest} µs/request`;
     console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${figures.ratio?.[op]}${cpuLine}` : line + ownCpu);
+    const d = figures.durableBaseline?.[op];
+    if (!d) continue;
+    const dc = figures.durableServerCpu?.[op];
+    const durableCpu = dc ? `; server CPU ${dc.reference} vs ${dc.baseline} µs/request: ratio ${dc.ratio}` : '';
+    console.log(`${''.padEnd(10)} ${' '.repeat(fleet.length)}| bare durable route (group-committed SQLite insert, synchronous=FULL) ${d.requestsPerSecond} req/s, p99 ${d.latencyMs.p99} ms, ${median}ratio ${figures.durableRatio?.[op]}${durableCpu}`);
   }
 }
 
@@ -240,9 +275,12 @@ export async function runBench(options: BenchOptions): Promise<void> {
     const token = tokens[0];
     const bare = options.baseline ? await startBenchServer('baseline') : undefined;
     if (bare) servers.push(bare);
+    // Telemetry is a write: with --baseline it is also measured against a bare route that makes it durable.
+    const durable = bare && ops.includes('telemetry') ? await startBenchServer('durable') : undefined;
+    if (durable) servers.push(durable);
     for (const op of ops) {
       for (const devices of fleets) {
-        const opRuns = (runs.get(devices)![op] = { reference: [] as BenchFigures[], baseline: [] as BenchFigures[] });
+        const opRuns = (runs.get(devices)![op] = { reference: [] as BenchFigures[], baseline: [] as BenchFigures[], durable: [] as BenchFigures[] });
         const fleet = devices === undefined ? '' : `, ${devices} ${devices === 1 ? 'device' : 'devices'}`;
         for (let round = 1; round <= rounds; round++) {
           const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
@@ -253,6 +291,9 @@ export async function runBench(options: BenchOptions): Promise<void> {
           // The bare route takes any token: its client sends the very requests the reference server gets.
           const bareTokens = devices === undefined ? [bare.token] : tokens;
           opRuns.baseline.push(await withServerCpu(bare, () => cannon(bare.url, loadFor(op, templates, bareTokens, devices), options)));
+          if (!durable || op !== 'telemetry') continue;
+          console.log(`bench ${op}: bare durable route ${durable.url}${fleet}${of}`);
+          opRuns.durable.push(await withServerCpu(durable, () => cannon(durable.url, loadFor(op, templates, bareTokens, devices), options)));
         }
       }
     }

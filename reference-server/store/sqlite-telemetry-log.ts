@@ -110,9 +110,11 @@ export function createRowWriter(db: Database): RowWriter {
   return {
     write(rows) {
       for (let at = KEY; at < rows.length; at += COLUMNS) rows[at] = keyId(rows[at] as string);
+      // The values go as arguments, not as one array: better-sqlite3 reads an array's elements through
+      // V8's generic property lookup, which cost a third of the append (0.8 -> 0.57 µs a 3-row message).
       for (let start = 0; start < rows.length; start += MAX_ROWS * COLUMNS) {
         const end = Math.min(rows.length, start + MAX_ROWS * COLUMNS);
-        appendFor((end - start) / COLUMNS).run(start === 0 && end === rows.length ? rows : rows.slice(start, end));
+        appendFor((end - start) / COLUMNS).run(...(start === 0 && end === rows.length ? rows : rows.slice(start, end)));
       }
     },
     fold(scope, drop) {
