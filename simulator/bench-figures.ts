@@ -1,0 +1,133 @@
+// `dhi bench`'s figures: the median rounds of each side, the ratios of the reference server's to
+// the bare routes' (throughput and server CPU per request), and the lines that print them. The runs
+// themselves are bench.ts's; the simulator's cost is measured in bench-cost.ts.
+import { medianBy, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
+import { round3 } from './report/format.js';
+
+export type BenchOp = 'telemetry' | 'attributes' | 'longpoll';
+
+export interface BenchFigures {
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  total: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** The server's CPU time (every thread) over the run, per request; when dhi bench started the server. */
+  serverCpuMicrosPerRequest?: number;
+}
+
+/**
+ * Server CPU per request, median of the rounds, beside the throughput: what the server itself spends
+ * on a request, apart from the load generator that shares the machine with it. `ratio`: the bare
+ * route's over the reference server's, read like the throughput ratio (1: as cheap as the bare route).
+ */
+export interface ServerCpu {
+  reference: number;
+  baseline: number;
+  ratio: number;
+  rounds: { reference: number[]; baseline: number[] };
+}
+
+/** One fleet size's figures per operation (with --devices; without, the report's own fields). */
+export interface FleetFigures {
+  results: Record<string, BenchFigures>;
+  baseline?: Record<string, BenchFigures>;
+  ratio?: Record<string, number>;
+  serverCpu?: Record<string, ServerCpu>;
+  /** Telemetry with --baseline: the bare durable route's figures, and both ratios against it. */
+  durableBaseline?: Record<string, BenchFigures>;
+  durableRatio?: Record<string, number>;
+  durableServerCpu?: Record<string, ServerCpu>;
+  roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[]; durable?: number[] }>;
+}
+
+export type Runs = Record<string, { reference: BenchFigures[]; baseline: BenchFigures[]; durable: BenchFigures[] }>;
+
+export function serverCpu(reference: BenchFigures[], baseline: BenchFigures[]): ServerCpu | undefined {
+  const cpu = (runs: BenchFigures[]) => runs.map((r) => r.serverCpuMicrosPerRequest).filter((v): v is number => v !== undefined);
+  const rounds = { reference: cpu(reference), baseline: cpu(baseline) };
+  if (rounds.reference.length === 0 || rounds.baseline.length === 0) return undefined;
+  const median = (values: number[]) => medianBy(values, (v) => v);
+  const [ref, bare] = [median(rounds.reference), median(rounds.baseline)];
+  return { reference: ref, baseline: bare, ratio: round3(bare / Math.max(ref, 0.1)), rounds };
+}
+
+/** A baseline's median round, and the throughput and server CPU ratios of the reference server's to it. */
+interface Comparison {
+  baseline: Record<string, BenchFigures>;
+  ratio: Record<string, number>;
+  cpu: Record<string, ServerCpu>;
+}
+
+function compare(ops: BenchOp[], results: Record<string, BenchFigures>, runs: Runs, side: 'baseline' | 'durable'): Comparison {
+  const out: Comparison = { baseline: {}, ratio: {}, cpu: {} };
+  for (const op of ops) {
+    if (runs[op][side].length === 0) continue;
+    const baseline = (out.baseline[op] = medianRun(runs[op][side]));
+    out.ratio[op] = round3(results[op].requestsPerSecond / Math.max(1, baseline.requestsPerSecond));
+    const measured = serverCpu(runs[op].reference, runs[op][side]);
+    if (measured) out.cpu[op] = measured;
+  }
+  return out;
+}
+
+const orNone = <T>(record: Record<string, T>) => (Object.keys(record).length > 0 ? record : undefined);
+
+/** The median rounds of each operation, and with --baseline the bare routes' and both ratios against each. */
+export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): FleetFigures {
+  const results = Object.fromEntries(ops.map((op) => [op, medianRun(runs[op].reference)]));
+  if (!withBaseline) return { results };
+  const bare = compare(ops, results, runs, 'baseline');
+  const durable = compare(ops, results, runs, 'durable');
+  const rps = (figures: BenchFigures[]) => figures.map((r) => r.requestsPerSecond);
+  const rounds = Object.fromEntries(ops.map((op) => [op, {
+    reference: rps(runs[op].reference),
+    baseline: rps(runs[op].baseline),
+    ...(runs[op].durable.length > 0 ? { durable: rps(runs[op].durable) } : {}),
+  }]));
+  return {
+    results,
+    baseline: bare.baseline,
+    ratio: bare.ratio,
+    serverCpu: orNone(bare.cpu),
+    durableBaseline: orNone(durable.baseline),
+    durableRatio: orNone(durable.ratio),
+    durableServerCpu: orNone(durable.cpu),
+    roundsRequestsPerSecond: rounds,
+  };
+}
+
+export function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: number, devices: number | undefined): void {
+  for (const op of ops) {
+    const r = figures.results[op];
+    const b = figures.baseline?.[op];
+    const non2xx = op === 'longpoll' ? `408 ${r.non2xx} (expected)` : `non-2xx ${r.non2xx}`;
+    const fleet = devices === undefined ? '' : `${String(devices).padStart(6)} ${devices === 1 ? 'device ' : 'devices'} `;
+    const line = `${op.padEnd(10)} ${fleet}${String(r.requestsPerSecond).padStart(7)} req/s  p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${non2xx}  errors ${r.errors}`;
+    const median = rounds > 1 ? `median of ${rounds} alternating rounds: ` : '';
+    const c = figures.serverCpu?.[op];
+    const cpuLine = c ? `; server CPU ${c.reference} vs ${c.baseline} µs/request: ratio ${c.ratio}` : '';
+    const ownCpu = r.serverCpuMicrosPerRequest === undefined ? '' : `  server CPU ${r.serverCpuMicrosPerRequest} µs/request`;
+    console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${figures.ratio?.[op]}${cpuLine}` : line + ownCpu);
+    const d = figures.durableBaseline?.[op];
+    if (!d) continue;
+    const dc = figures.durableServerCpu?.[op];
+    const durableCpu = dc ? `; server CPU ${dc.reference} vs ${dc.baseline} µs/request: ratio ${dc.ratio}` : '';
+    console.log(`${''.padEnd(10)} ${' '.repeat(fleet.length)}| bare durable route (group-committed SQLite insert, synchronous=FULL) ${d.requestsPerSecond} req/s, p99 ${d.latencyMs.p99} ms, ${median}ratio ${figures.durableRatio?.[op]}${durableCpu}`);
+  }
+}
+
+/** The run with the median rate: one noisy round does not decide. */
+export const medianRun = (runs: BenchFigures[]): BenchFigures => medianBy(runs, (r) => r.requestsPerSecond);
+
+/** The simulator's CPU per request (dhi bench --simulator): telemetry beside autocannon and the paced floor, then mixed beside its floor. */
+export function printSimulatorCost(simulatorCost: SimulatorCost): void {
+  const { autocannon: a, pacedFloor: f, simulator: s, mixed: m } = simulatorCost;
+  const fixed = (c: CostFigures) => `fixed ${c.fixedCpuMs} ms a run, whole run ${c.wholeRunMicrosPerRequest} µs/request`;
+  const rounds = (c: RoundFigures) => (c.roundsMicrosPerRequest.length > 1 ? `rounds ${c.roundsMicrosPerRequest.join(', ')}; ` : '');
+  const paired = (ratios: number[]) => (ratios.length > 1 ? ` (median of each round's ratio of its two back-to-back runs: ${ratios.join(', ')})` : '');
+  const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} alternating rounds, ` : '';
+  console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.devices} devices; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio} (ratio of the medians), simulate / paced floor ${simulatorCost.floorRatio}${paired(simulatorCost.floorRatioRounds)}`);
+  console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s; ${median}after one unmeasured run): ${m.cpuMicrosPerRequest} µs (${rounds(m)}${fixed(m)}); paced floor at its rate (${m.floor.rate} requests/s, ${m.floor.devices} devices) ${m.floor.cpuMicrosPerRequest} µs (${rounds(m.floor)}${fixed(m.floor)}); mixed / floor ${m.floorRatio}${paired(m.floorRatioRounds)}`);
+}
