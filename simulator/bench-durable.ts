@@ -49,13 +49,12 @@ export function durableRoute(path: string): DurableRoute {
       if (db.inTransaction) rollback.run();
       failure = error as Error;
     }
-    const answered = replies.splice(0, count);
-    tokens.splice(0, count);
-    bodies.splice(0, count);
-    for (const reply of answered) {
-      if (failure) reply.code(503).send({ error: `the batch was not committed: ${failure.message}` });
-      else reply.code(200).send();
+    // Nothing is queued while this runs (it is synchronous): the whole queue is this batch.
+    for (let i = 0; i < count; i++) {
+      if (failure) replies[i].code(503).send({ error: `the batch was not committed: ${failure.message}` });
+      else replies[i].code(200).send();
     }
+    tokens.length = bodies.length = replies.length = 0;
   }
 
   const app = Fastify({ logger: false });

@@ -98,6 +98,9 @@ export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): Fl
   };
 }
 
+/** The server CPU comparison appended to a baseline's line, when both sides' CPU was measured. */
+const cpuText = (c: ServerCpu | undefined) => (c ? `; server CPU ${c.reference} vs ${c.baseline} µs/request: ratio ${c.ratio}` : '');
+
 export function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: number, devices: number | undefined): void {
   for (const op of ops) {
     const r = figures.results[op];
@@ -106,14 +109,12 @@ export function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: numb
     const fleet = devices === undefined ? '' : `${String(devices).padStart(6)} ${devices === 1 ? 'device ' : 'devices'} `;
     const line = `${op.padEnd(10)} ${fleet}${String(r.requestsPerSecond).padStart(7)} req/s  p50 ${r.latencyMs.p50} ms  p99 ${r.latencyMs.p99} ms  ${non2xx}  errors ${r.errors}`;
     const median = rounds > 1 ? `median of ${rounds} alternating rounds: ` : '';
-    const c = figures.serverCpu?.[op];
-    const cpuLine = c ? `; server CPU ${c.reference} vs ${c.baseline} µs/request: ratio ${c.ratio}` : '';
+    const cpuLine = cpuText(figures.serverCpu?.[op]);
     const ownCpu = r.serverCpuMicrosPerRequest === undefined ? '' : `  server CPU ${r.serverCpuMicrosPerRequest} µs/request`;
     console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${figures.ratio?.[op]}${cpuLine}` : line + ownCpu);
     const d = figures.durableBaseline?.[op];
     if (!d) continue;
-    const dc = figures.durableServerCpu?.[op];
-    const durableCpu = dc ? `; server CPU ${dc.reference} vs ${dc.baseline} µs/request: ratio ${dc.ratio}` : '';
+    const durableCpu = cpuText(figures.durableServerCpu?.[op]);
     console.log(`${''.padEnd(10)} ${' '.repeat(fleet.length)}| bare durable route (group-committed SQLite insert, synchronous=FULL) ${d.requestsPerSecond} req/s, p99 ${d.latencyMs.p99} ms, ${median}ratio ${figures.durableRatio?.[op]}${durableCpu}`);
   }
 }
