@@ -7,15 +7,20 @@
 // another child and is not counted. CPU time, not throughput: the machine may be shared, and a busy
 // neighbour slows both sides without changing the work per request.
 //
-// Each side runs twice at the same rate, for SHORT_MS and for SHORT_MS + the bench duration: the CPU
-// per request is the difference of the two runs' CPU over the difference of their requests (the
-// marginal cost). What every run pays once whatever its length (devices coming online, the stop)
-// cancels out, for both sides alike; it is reported apart as `fixedCpuMs`, next to the whole long
-// run's plain average (`wholeRunMicrosPerRequest`). Both runs follow, in the same child, a first run
-// of the bench duration that is not measured: at a few hundred requests a second V8 is still
-// optimizing the simulator's paths (polls, RPC, the driver) many seconds into a run, a cost that
-// the 2 s short run would not cancel.
-import { measureSide, type BenchSide, type RunCost } from './bench-side.js';
+// dhi simulate and its paced floor run AT THE SAME TIME, each in its own child against the one
+// server, run for run: what a request costs here depends mostly on the state of the machine (a
+// wake-up from idle costs tens of µs on a VM; the floor alone moved 52-108 µs a request between
+// runs of minutes apart), and two runs side by side see the same state. Each round's ratio of the
+// two is the figure; autocannon runs alone before them.
+//
+// Each side runs twice at the same rate, a short run and a long one longer by the bench duration:
+// the CPU per request is the difference of the two runs' CPU over the difference of their requests
+// (the marginal cost). What every run pays once whatever its length (devices coming online, the
+// stop) cancels out, for both sides alike; it is reported apart as `fixedCpuMs`, next to the whole
+// long run's plain average (`wholeRunMicrosPerRequest`). Both runs follow, in the same child, a
+// first run that is not measured (`warmUp`): at a few hundred requests a second V8 is still
+// optimizing the simulator's paths (polls, RPC, the driver) many seconds into a run.
+import { startSide, type BenchSide, type RunCost, type SideChild } from './bench-side.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type SimulationConfig } from './simulation.js';
 import { fill, type Templates } from './routes.js';
 import { applyOverrides, builtinScenario } from './scenario.js';
@@ -33,6 +38,8 @@ export interface CostFigures {
   /** The long run's CPU over its requests, fixed cost included. */
   wholeRunMicrosPerRequest: number;
   short: { durationMs: number; requests: number; cpuMs: number };
+  /** The unmeasured first run, in the same child before the short one. */
+  warmUp: { durationMs: number; requests: number };
 }
 
 /** A side measured in several alternating rounds: the figures of its median round, and every round's cost. */
@@ -42,7 +49,7 @@ export interface SimulatorCost {
   /** Telemetry messages per second offered by every side. */
   rate: number;
   durationMs: number;
-  /** The telemetry sides run one after the other, this many times; each keeps its median round. */
+  /** Rounds of autocannon, then the paced floor and dhi simulate together; each side keeps its median round. */
   rounds: number;
   autocannon: RoundFigures;
   /** An evenly paced raw-socket client: what the load's shape costs, without the simulator. */
@@ -50,16 +57,16 @@ export interface SimulatorCost {
   simulator: RoundFigures & { devices: number };
   /** simulator / autocannon marginal CPU per request on telemetry, of the two median rounds (autocannon bursts: not the goal's reference). */
   ratio: number;
-  /** simulator / paced floor: what the simulator adds to the cost of an evenly paced load (goal: at most 1.2). The median of the rounds' own ratios (floorRatioRounds), each of a simulator run and the floor run beside it. */
+  /** simulator / paced floor: what the simulator adds to the cost of an evenly paced load (goal: at most 1.2). The median of the rounds' own ratios (floorRatioRounds), each of a simulator run and the floor run at the same time. */
   floorRatio: number;
   /** Each round's simulator / paced floor, in the order run. */
   floorRatioRounds: number[];
-  /** The mixed scenario, alternating with its floor for `rounds` rounds. */
+  /** The mixed scenario, run at the same time as its floor, for `rounds` rounds. */
   mixed: RoundFigures & {
     devices: number;
     rpcRate: number;
     attrRate: number;
-    /** The paced floor at the mixed run's own request rate (its marginal requests a second, that round's), over as many devices' connections. */
+    /** The paced floor at the mixed side's own request rate (its warm-up's requests a second, that round's), over as many devices' connections. */
     floor: RoundFigures & { rate: number; devices: number };
     /** mixed / its floor: what the simulator adds to what that rate of evenly paced requests costs on this machine. The median of the rounds' own ratios (floorRatioRounds), as on telemetry. */
     floorRatio: number;
@@ -68,14 +75,38 @@ export interface SimulatorCost {
   };
 }
 
-/** The short run of each pair; the long one lasts this plus the bench duration. */
+/** A side's runs: the unmeasured warm-up, then the short run and the long one (the short plus the bench duration). */
+export interface Timing {
+  warmUpMs: number;
+  shortMs: number;
+  durationMs: number;
+}
+
+/** The telemetry sides' short run: at 1,000 requests a second every device's connection is open within it. */
 export const SHORT_MS = 2000;
+
+/**
+ * The telemetry sides warm up for the bench duration. The mixed scenario and its floor warm up for 3x
+ * the duration (30 s at the default 10 s): its per-request functions run ~50 times a second and
+ * reach TurboFan only ~25 s into a child (measured: compiles and deopts 12-32 s in). Its short run
+ * lasts 1.2x the duration (12 s): a device's first telemetry comes at a random point of its 10 s
+ * period and opens its connection then, so a 2 s short run had opened ~1,127 of the 1,500 and the
+ * marginal charged the other ~370 connects to the long run. A --duration under 10 s (the tests')
+ * shortens both in proportion.
+ */
+export function timings(durationMs: number): { telemetry: Timing; mixed: Timing } {
+  return {
+    telemetry: { warmUpMs: durationMs, shortMs: SHORT_MS, durationMs },
+    mixed: { warmUpMs: 3 * durationMs, shortMs: Math.round(1.2 * durationMs), durationMs },
+  };
+}
+
 const TELEMETRY_BODY = JSON.stringify({ pulseCounter: 123456, leakage: false, batteryLevel: 87.5 });
 const TELEMETRY_DEVICES = 100;
 const MIXED_DEVICES = 500;
 const MIXED_RATE = 50;
 
-export function marginalCost(short: RunCost, long: RunCost, shortMs: number): CostFigures {
+export function marginalCost(warmUp: RunCost, short: RunCost, long: RunCost, timing: Timing): CostFigures {
   const extra = long.requests - short.requests;
   const perRequest = extra > 0 ? (long.cpuMicros - short.cpuMicros) / extra : 0;
   return {
@@ -84,7 +115,8 @@ export function marginalCost(short: RunCost, long: RunCost, shortMs: number): Co
     cpuMicrosPerRequest: round1(perRequest),
     fixedCpuMs: Math.round((short.cpuMicros - short.requests * perRequest) / 1000),
     wholeRunMicrosPerRequest: long.requests ? round1(long.cpuMicros / long.requests) : 0,
-    short: { durationMs: shortMs, requests: short.requests, cpuMs: Math.round(short.cpuMicros / 1000) },
+    short: { durationMs: timing.shortMs, requests: short.requests, cpuMs: Math.round(short.cpuMicros / 1000) },
+    warmUp: { durationMs: timing.warmUpMs, requests: warmUp.requests },
   };
 }
 
@@ -114,13 +146,10 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 const costRatio = (of: CostFigures, to: CostFigures) => (to.cpuMicrosPerRequest ? round2(of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) : 0);
 
 /**
- * `of` over its floor `to`, round by round: each round's ratio of its two runs (run one after the
- * other, the order alternating), and the median of those ratios. The machine drifts between rounds
- * (the same code's runs moved by 10-20 % over minutes) and moves both runs of a round alike, so it
- * cancels in their ratio; a ratio of the two sides' medians could take them from different rounds.
- * Over twelve 3-round telemetry runs, a simulator run over a floor run strayed from its bench
- * run's typical ratio by 0.10 (root mean square of the natural log) when both came from the same
- * round, 0.19 when not; on mixed, whose sides drift less together, 0.16 and 0.17. (With an even
+ * `of` over its floor `to`, round by round: each round's ratio of its two sides' runs (run at the
+ * same time), and the median of those ratios. The machine drifts between rounds (the same code's
+ * runs moved by 10-20 % over minutes) and moves both runs of a round alike, so it cancels in their
+ * ratio; a ratio of the two sides' medians could take them from different rounds. (With an even
  * number of rounds, the median is the upper of the middle two, as for the median round.)
  */
 export function pairedRatio(of: CostFigures[], to: CostFigures[]): { floorRatio: number; floorRatioRounds: number[] } {
@@ -128,16 +157,36 @@ export function pairedRatio(of: CostFigures[], to: CostFigures[]): { floorRatio:
   return { floorRatio: round2(medianBy(ratios, (r) => r)), floorRatioRounds: ratios.map(round2) };
 }
 
-/** The sides' indices in the order round `round` runs them: forward in even rounds, reversed in odd ones. */
-export function roundOrder(sides: number, round: number): number[] {
-  const order = Array.from({ length: sides }, (_, i) => i);
-  return round % 2 ? order.reverse() : order;
+/** One run of every child at the same time: a child starts its run once the previous one's load began (a simulator's after its fleet is up: list it first). */
+async function together(children: SideChild[], ms: number, rates: (number | undefined)[] = []): Promise<RunCost[]> {
+  const costs: Promise<RunCost>[] = [];
+  for (const [i, child] of children.entries()) {
+    const { started, cost } = child.run(ms, rates[i]);
+    // Handled below by Promise.all, unless a later side's start fails first.
+    cost.catch(() => {});
+    costs.push(cost);
+    await started;
+  }
+  return Promise.all(costs);
 }
 
-/** The side's short and long runs in a child of its own, after its unmeasured first run. */
-async function pair(side: BenchSide, durationMs: number): Promise<CostFigures> {
-  const [short, long] = await measureSide(side, durationMs, [SHORT_MS, SHORT_MS + durationMs]);
-  return marginalCost(short, long, SHORT_MS);
+/**
+ * One round of `sides`, each in a child of its own and all at the same time: the warm-up, the
+ * short run, the long run. `ratesAfterWarmUp` sets a paced side's rate for the measured runs from
+ * the warm-ups (the mixed floor paces at the mixed side's rate).
+ */
+async function round(sides: BenchSide[], timing: Timing, ratesAfterWarmUp?: (warmUps: RunCost[]) => (number | undefined)[]): Promise<CostFigures[]> {
+  const children: SideChild[] = [];
+  try {
+    for (const side of sides) children.push(await startSide(side));
+    const warmUps = await together(children, timing.warmUpMs);
+    const rates = ratesAfterWarmUp?.(warmUps);
+    const shorts = await together(children, timing.shortMs, rates);
+    const longs = await together(children, timing.shortMs + timing.durationMs, rates);
+    return sides.map((_, i) => marginalCost(warmUps[i], shorts[i], longs[i], timing));
+  } finally {
+    for (const child of children) child.close();
+  }
 }
 
 export async function measureSimulatorCost(
@@ -147,59 +196,48 @@ export async function measureSimulatorCost(
   options: { rate: number; durationMs: number; connections: number; rounds: number; reportDir: string },
 ): Promise<SimulatorCost> {
   const { rate, durationMs, rounds, reportDir } = options;
+  const timing = timings(durationMs);
   const telemetry = applyOverrides(builtinScenario('telemetry'), { rate });
   const path = fill(templates.device.telemetry, { accessToken: token });
-  const floorSide = (rate: number, devices: number): BenchSide => ({ kind: 'paced-floor', url, path, body: TELEMETRY_BODY, rate, devices });
-  const sides: BenchSide[] = [
-    { kind: 'autocannon', url, path, body: TELEMETRY_BODY, rate, connections: options.connections },
-    floorSide(rate, TELEMETRY_DEVICES),
-    simulatorSide(url, telemetry, TELEMETRY_DEVICES, reportDir),
-  ];
-  // Alternating rounds: a busy neighbour during one round does not decide a ratio. Every other
-  // round runs the sides in reverse order (A B C, C B A, ...), so that a drift within rounds does
-  // not always favour the same side.
-  const measured: CostFigures[][] = sides.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (const i of roundOrder(sides.length, round)) measured[i].push(await pair(sides[i], durationMs));
-  }
-  const [ac, floor, sim] = measured.map(medianRound);
-  // The mixed scenario and the paced floor at its rate, for as many rounds, in reverse order every
-  // other round: the floor then paces at the rate of the mixed run of the round before.
+  const floorSide = (devices: number): BenchSide => ({ kind: 'paced-floor', url, path, body: TELEMETRY_BODY, rate, devices });
+  const autocannonSide: BenchSide = { kind: 'autocannon', url, path, body: TELEMETRY_BODY, rate, connections: options.connections };
+  const simulator = simulatorSide(url, telemetry, TELEMETRY_DEVICES, reportDir);
   const mixedScenario = applyOverrides(builtinScenario('mixed'), { rpcRate: MIXED_RATE, attrRate: MIXED_RATE });
   const mixedSide = simulatorSide(url, mixedScenario, MIXED_DEVICES, reportDir);
-  const mixedRounds: CostFigures[] = [];
-  const floorRounds: (CostFigures & { rate: number })[] = [];
   // At a few hundred requests a second nearly every request wakes the process up on its own, and a
-  // wake-up costs tens of µs on a VM: the floor at the mixed run's rate says what that alone costs.
-  const mixedRate = (mixed: CostFigures) => Math.max(1, Math.round(((mixed.requests - mixed.short.requests) * 1000) / durationMs));
-  const floorAt = async (rate: number) => ({ ...(await pair(floorSide(rate, MIXED_DEVICES), durationMs)), rate });
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      mixedRounds.push(await pair(mixedSide, durationMs));
-      floorRounds.push(await floorAt(mixedRate(mixedRounds[round])));
-    } else {
-      floorRounds.push(await floorAt(mixedRate(mixedRounds[round - 1])));
-      mixedRounds.push(await pair(mixedSide, durationMs));
-    }
+  // wake-up costs tens of µs on a VM: the floor at the mixed side's rate says what that alone costs.
+  // It warms up at the telemetry rate (the same code), then paces at the rate the mixed side had
+  // over its warm-up (its devices' first sends fall at random points of their periods, so the rate
+  // holds from the start; measured: the same 308 requests a second as the marginal runs).
+  const mixedRate = (warmUp: { requests: number }) => Math.max(1, Math.round((warmUp.requests * 1000) / timing.mixed.warmUpMs));
+  const [ac, floor, sim, mixed]: CostFigures[][] = [[], [], [], []];
+  const mixedFloor: (CostFigures & { rate: number })[] = [];
+  // Rounds: a busy neighbour during one round does not decide.
+  for (let r = 0; r < rounds; r++) {
+    ac.push(...(await round([autocannonSide], timing.telemetry)));
+    const [s, f] = await round([simulator, floorSide(TELEMETRY_DEVICES)], timing.telemetry);
+    sim.push(s);
+    floor.push(f);
+    const [m, mf] = await round([mixedSide, floorSide(MIXED_DEVICES)], timing.mixed, ([warmUp]) => [undefined, mixedRate(warmUp)]);
+    mixed.push(m);
+    mixedFloor.push({ ...mf, rate: mixedRate(m.warmUp) });
   }
-  const mixed = medianRound(mixedRounds);
-  const mixedFloor = medianRound(floorRounds);
   return {
     rate,
     durationMs,
     rounds,
-    autocannon: ac,
-    pacedFloor: { ...floor, devices: TELEMETRY_DEVICES },
-    simulator: { ...sim, devices: TELEMETRY_DEVICES },
-    ratio: costRatio(sim, ac),
-    ...pairedRatio(measured[2], measured[1]),
+    autocannon: medianRound(ac),
+    pacedFloor: { ...medianRound(floor), devices: TELEMETRY_DEVICES },
+    simulator: { ...medianRound(sim), devices: TELEMETRY_DEVICES },
+    ratio: costRatio(medianRound(sim), medianRound(ac)),
+    ...pairedRatio(sim, floor),
     mixed: {
-      ...mixed,
+      ...medianRound(mixed),
       devices: MIXED_DEVICES,
       rpcRate: MIXED_RATE,
       attrRate: MIXED_RATE,
-      floor: { ...mixedFloor, devices: MIXED_DEVICES },
-      ...pairedRatio(mixedRounds, floorRounds),
+      floor: { ...medianRound(mixedFloor), devices: MIXED_DEVICES },
+      ...pairedRatio(mixed, mixedFloor),
     },
   };
 }

@@ -1,7 +1,7 @@
 // `dhi bench`'s figures: the median rounds of each side, the ratios of the reference server's to
 // the bare routes' (throughput and server CPU per request), and the lines that print them. The runs
 // themselves are bench.ts's; the simulator's cost is measured in bench-cost.ts.
-import { medianBy, SHORT_MS, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
+import { medianBy, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
 import { round3 } from './report/format.js';
 
 export type BenchOp = 'telemetry' | 'attributes' | 'longpoll';
@@ -127,8 +127,9 @@ export function printSimulatorCost(simulatorCost: SimulatorCost): void {
   const { autocannon: a, pacedFloor: f, simulator: s, mixed: m } = simulatorCost;
   const fixed = (c: CostFigures) => `fixed ${c.fixedCpuMs} ms a run, whole run ${c.wholeRunMicrosPerRequest} µs/request`;
   const rounds = (c: RoundFigures) => (c.roundsMicrosPerRequest.length > 1 ? `rounds ${c.roundsMicrosPerRequest.join(', ')}; ` : '');
-  const paired = (ratios: number[]) => (ratios.length > 1 ? ` (median of each round's ratio of its two back-to-back runs: ${ratios.join(', ')})` : '');
-  const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} alternating rounds, ` : '';
-  console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}marginal, ${SHORT_MS / 1000}s and ${(SHORT_MS + simulatorCost.durationMs) / 1000}s runs): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.devices} devices; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio} (ratio of the medians), simulate / paced floor ${simulatorCost.floorRatio}${paired(simulatorCost.floorRatioRounds)}`);
-  console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s; ${median}after one unmeasured run): ${m.cpuMicrosPerRequest} µs (${rounds(m)}${fixed(m)}); paced floor at its rate (${m.floor.rate} requests/s, ${m.floor.devices} devices) ${m.floor.cpuMicrosPerRequest} µs (${rounds(m.floor)}${fixed(m.floor)}); mixed / floor ${m.floorRatio}${paired(m.floorRatioRounds)}`);
+  const paired = (ratios: number[]) => (ratios.length > 1 ? ` (median of each round's ratio of its two runs side by side: ${ratios.join(', ')})` : '');
+  const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} rounds, ` : '';
+  const runs = (c: CostFigures) => `after a ${c.warmUp.durationMs / 1000}s warm-up, marginal of ${c.short.durationMs / 1000}s and ${(c.short.durationMs + simulatorCost.durationMs) / 1000}s runs`;
+  console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}${runs(s)}): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.devices} devices, run at the same time as dhi simulate; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio} (ratio of the medians), simulate / paced floor ${simulatorCost.floorRatio}${paired(simulatorCost.floorRatioRounds)}`);
+  console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s; ${median}${runs(m)}): ${m.cpuMicrosPerRequest} µs (${rounds(m)}${fixed(m)}); paced floor at its rate, at the same time (${m.floor.rate} requests/s, ${m.floor.devices} devices) ${m.floor.cpuMicrosPerRequest} µs (${rounds(m.floor)}${fixed(m.floor)}); mixed / floor ${m.floorRatio}${paired(m.floorRatioRounds)}`);
 }

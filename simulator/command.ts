@@ -82,13 +82,13 @@ export function registerBench(program: Command): void {
     .option('--connections <n>', 'concurrent connections', integer(1, 10_000), 50)
     .option('--pipelining <n>', 'requests pipelined per connection', integer(1, 100), 1)
     .option('--baseline', 'also benchmark a bare Fastify route in the same run (and for telemetry a bare durable route: a group-committed SQLite insert with synchronous=FULL, acknowledged after its COMMIT), alternating with them, and print the ratios of the medians (throughput, and server CPU per request)', false)
-    .option('--rounds <n>', 'with --baseline or --simulator: alternating rounds per side; the median round counts', integer(1, 9), 3)
+    .option('--rounds <n>', 'with --baseline or --simulator: rounds per side (--baseline: the servers alternate; --simulator: each round runs autocannon, then dhi simulate and its paced floor at the same time); the median round counts', integer(1, 9), 3)
     .option('--devices <list>', 'fleet sizes, e.g. 1,100,1000,10000: each is measured with the requests spread round robin over that many distinct devices, telemetry values varying per request (the bare route gets the same requests); default: one device, one fixed request', integerList(1, 100_000))
     .option('--hold-polls <n>', 'then hold this many attribute long polls open on the reference server: RSS per poll, and telemetry meanwhile', integer(0, 19_500), 0)
     .option('--username <user>', 'control API user (to create the benchmark device)', 'tenant@thingsboard.org')
     .option('--password <password>', 'control API password', 'tenant')
     .option('--token <token>', 'with --target: use this device token instead of creating a device (not with --devices above 1)')
-    .option('--simulator [rate]', "also measure dhi simulate's CPU per request next to autocannon's and an evenly paced raw client's on the same telemetry load (rate msg/s, default 1000), and on the mixed scenario; each side in a child process of its own", decimal(0, true))
+    .option('--simulator [rate]', "also measure dhi simulate's CPU per request next to autocannon's and an evenly paced raw client's on the same telemetry load (rate msg/s, default 1000), and on the mixed scenario next to the paced client at its rate; each side in a child process of its own, dhi simulate and the paced client at the same time; the mixed sides warm up for 3x --duration", decimal(0, true))
     .option('--report-dir <dir>', 'where the JSON results go', 'reports/bench')
     .action(async (options) => {
       const { runBench } = await import('./bench.js');

@@ -1,8 +1,9 @@
-// One side of dhi bench --simulator in a child process of its own: it reports each measured run's
-// requests and its own CPU, runs its warm-up unmeasured, and says why when the side fails.
+// One side of dhi bench --simulator in a child process of its own: it runs its side once per run
+// asked, says when the load began, reports each run's requests and its own CPU, and says why when
+// the side fails.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measureSide } from '../bench-side.js';
+import { startSide } from '../bench-side.js';
 import { builtinScenario } from '../scenario.js';
 import { closedPort } from '../../test/ports.js';
 
@@ -23,15 +24,20 @@ describe('a side of dhi bench --simulator in a child process', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it("reports each measured run's requests and the child's CPU over it; the warm-up run sends but is not reported", async () => {
+  it("runs its side for each run asked, at the rate asked, and reports each run's requests and the child's CPU over it", async () => {
     const before = received;
-    const side = { kind: 'paced-floor', url, path: '/api/v1/T/telemetry', body: '{"a":1}', rate: 200, devices: 3 } as const;
-    const runs = await measureSide(side, 250, [250, 500]);
-    // 200/s: 50 requests in 250 ms, 100 in 500 ms, every one answered.
-    expect(runs.map((r) => r.requests)).toEqual([50, 100]);
-    for (const run of runs) expect(run.cpuMicros).toBeGreaterThan(0);
-    // The server saw the warm-up's 50 requests too.
-    expect(received - before).toBe(50 + 50 + 100);
+    const side = await startSide({ kind: 'paced-floor', url, path: '/api/v1/T/telemetry', body: '{"a":1}', rate: 200, devices: 3 });
+    try {
+      const first = side.run(250);
+      await first.started;
+      // 200/s: 50 requests in 250 ms; 400/s (this run's own rate): 100; 200/s for 500 ms: 100. Every one answered.
+      const runs = [await first.cost, await side.run(250, 400).cost, await side.run(500).cost];
+      expect(runs.map((r) => r.requests)).toEqual([50, 100, 100]);
+      for (const run of runs) expect(run.cpuMicros).toBeGreaterThan(0);
+      expect(received - before).toBe(50 + 100 + 100);
+    } finally {
+      side.close();
+    }
   }, 60_000);
 
   it('rejects with the reason when the side fails in its child', async () => {
@@ -40,7 +46,14 @@ describe('a side of dhi bench --simulator in a child process', () => {
       target, controlUrl: target, username: 'u', password: 'p', devices: 1, durationMs: 0, scenario: builtinScenario('telemetry'),
       rampPerSecond: null, provision: null, tokensFile: null, workers: 0, seed: 1, keepDevices: false, insecure: false, warmupMs: null, maxConnectionsPerDevice: 1, requestTimeoutMs: 1000,
     };
-    await expect(measureSide({ kind: 'simulator', config, reportDir: '/nonexistent' }, 0, [100])).rejects.toThrow(/the bench's simulator run failed: cannot use the control API/);
-    await expect(measureSide({ kind: 'paced-floor', url: target, path: '/', body: '', rate: 100, devices: 1 }, 0, [100])).rejects.toThrow(/the bench's paced-floor run failed: .*ECONNREFUSED/);
+    const simulator = await startSide({ kind: 'simulator', config, reportDir: '/nonexistent' });
+    const failed = simulator.run(100);
+    // The fleet never came up: the run fails before its load begins, and says why.
+    await expect(failed.started).rejects.toThrow(/the bench's simulator run failed: cannot use the control API/);
+    await expect(failed.cost).rejects.toThrow(/the bench's simulator run failed: cannot use the control API/);
+    simulator.close();
+    const floor = await startSide({ kind: 'paced-floor', url: target, path: '/', body: '', rate: 100, devices: 1 });
+    await expect(floor.run(100).cost).rejects.toThrow(/the bench's paced-floor run failed: .*ECONNREFUSED/);
+    floor.close();
   }, 60_000);
 });

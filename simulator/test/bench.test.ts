@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseOps, runBench } from '../bench.js';
 import { medianRun, serverCpu, type BenchFigures } from '../bench-figures.js';
-import { medianRound, pairedRatio, roundOrder, type CostFigures } from '../bench-cost.js';
+import { medianRound, pairedRatio, timings, type CostFigures } from '../bench-cost.js';
 import { fleetRequests, telemetryBody } from '../bench-fleet.js';
 import { loadTemplates } from '../routes.js';
 import { startTestServer, stopTestServer } from '../../reference-server/test/helpers.js';
@@ -80,8 +80,13 @@ describe('dhi bench', () => {
     expect(pairedRatio([cost(60), cost(70), cost(80)], [cost(0), cost(50), cost(50)]).floorRatioRounds).toEqual([0, 1.4, 1.6]);
   });
 
-  it('runs the sides of every other round in reverse order', () => {
-    expect([0, 1, 2, 3].map((round) => roundOrder(3, round))).toEqual([[0, 1, 2], [2, 1, 0], [0, 1, 2], [2, 1, 0]]);
+  it('warms the mixed sides up for 3x the bench duration and spans its 10 s telemetry period with their short run (12 s at the default 10 s)', () => {
+    expect(timings(10_000)).toEqual({
+      telemetry: { warmUpMs: 10_000, shortMs: 2000, durationMs: 10_000 },
+      mixed: { warmUpMs: 30_000, shortMs: 12_000, durationMs: 10_000 },
+    });
+    // A short --duration (the tests') shortens the mixed runs in proportion.
+    expect(timings(1500).mixed).toEqual({ warmUpMs: 4500, shortMs: 1800, durationMs: 1500 });
   });
 
   it("takes each side's median server CPU, whichever round had the median rate, and reads the ratio like the throughput's", () => {
@@ -107,8 +112,17 @@ describe('dhi bench', () => {
     for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed, simulatorCost.mixed.floor]) {
       expect(side.roundsMicrosPerRequest).toEqual([side.cpuMicrosPerRequest]);
     }
+    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator]) {
+      expect(side.warmUp).toMatchObject({ durationMs: 1500 });
+      expect(side.short.durationMs).toBe(2000);
+    }
+    for (const side of [simulatorCost.mixed, simulatorCost.mixed.floor]) {
+      expect(side.warmUp).toMatchObject({ durationMs: 4500 });
+      expect(side.short.durationMs).toBe(1800);
+    }
     for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed, simulatorCost.mixed.floor]) {
-      // Two runs per side, the long one longer by the bench duration, so with more requests.
+      // Two runs per side after the warm-up, the long one longer by the bench duration, so with more requests.
+      expect(side.warmUp.requests).toBeGreaterThan(0);
       expect(side.short.requests).toBeGreaterThan(0);
       expect(side.requests).toBeGreaterThan(side.short.requests);
       // The marginal cost is the difference of the two runs' CPU over the difference of their requests.
@@ -125,10 +139,13 @@ describe('dhi bench', () => {
     // The floor sends over as many devices' connections as the simulator, and every request it sent was answered.
     expect(simulatorCost.pacedFloor).toMatchObject({ devices: 100 });
     expect(simulatorCost.pacedFloor.requests).toBe(200 * (1.5 + 2));
-    // The mixed run's floor paces at the mixed run's own marginal request rate, over its 500 devices' connections.
+    // The floor's warm-up paces at the telemetry rate; the mixed side's at its own rate over its warm-up,
+    // over its 500 devices' connections, and so do its measured runs.
+    expect(simulatorCost.mixed.floor.warmUp.requests).toBe(200 * 4.5);
     const { mixed } = simulatorCost;
-    expect(mixed.floor).toMatchObject({ devices: 500, rate: Math.max(1, Math.round(((mixed.requests - mixed.short.requests) * 1000) / 1500)) });
-    expect(Math.abs(mixed.floor.requests - mixed.floor.rate * (1.5 + 2))).toBeLessThanOrEqual(1);
+    expect(mixed.floor).toMatchObject({ devices: 500, rate: Math.max(1, Math.round((mixed.warmUp.requests * 1000) / 4500)) });
+    expect(Math.abs(mixed.floor.requests - mixed.floor.rate * (1.5 + 1.8))).toBeLessThanOrEqual(1);
+    expect(Math.abs(mixed.floor.short.requests - mixed.floor.rate * 1.8)).toBeLessThanOrEqual(1);
     expect(mixed.floorRatio).toBe(ratio(mixed, mixed.floor));
     expect(mixed.floorRatioRounds).toEqual([mixed.floorRatio]);
   }, 180_000);
