@@ -13,32 +13,32 @@
 // runs of minutes apart), and two runs side by side see the same state. Each round's ratio of the
 // two is the figure; autocannon runs alone before them.
 //
-// Each side runs twice at the same rate, a short run and a long one longer by the bench duration:
-// the CPU per request is the difference of the two runs' CPU over the difference of their requests
-// (the marginal cost). What every run pays once whatever its length (devices coming online, the
-// stop) cancels out, for both sides alike; it is reported apart as `fixedCpuMs`, next to the whole
-// long run's plain average (`wholeRunMicrosPerRequest`). Both runs follow, in the same child, a
-// first run that is not measured (`warmUp`): at a few hundred requests a second V8 is still
-// optimizing the simulator's paths (polls, RPC, the driver) many seconds into a run.
-import { startSide, type BenchSide, type RunCost, type SideChild } from './bench-side.js';
+// Each side runs twice in its child: once unmeasured (`warmUp`: at a few hundred requests a second
+// V8 is still optimizing the simulator's paths many seconds into a run), then once more, its CPU read
+// over a window of the bench duration that begins once every device is online and its connections
+// are open (`window.fromMs` into the load) and ends before the stop. So what a run pays once (devices
+// coming online, connections, the stop, the garbage of the run before) stays out of the figure; it
+// is reported apart as `fixedCpuMs`, next to the whole run's plain average (`wholeRunMicrosPerRequest`).
+import { startSide, type BenchSide, type RunCost, type SideChild, type Window } from './bench-side.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type SimulationConfig } from './simulation.js';
 import { fill, type Templates } from './routes.js';
 import { applyOverrides, builtinScenario } from './scenario.js';
 import { round1 } from './report/format.js';
 
 export interface CostFigures {
-  /** Requests of the long run. */
+  /** Requests in the window: the measured run's request rate (its requests over its load's length) times the window's length. */
   requests: number;
-  /** CPU of the long run. */
+  /** CPU over the window. */
   cpuMs: number;
-  /** Marginal CPU per request: (long run CPU − short run CPU) / (long run requests − short run requests). */
+  /** CPU per request over the window. */
   cpuMicrosPerRequest: number;
-  /** What a run costs whatever its length: the short run's CPU less its requests at the marginal cost. */
+  /** What the measured run paid beyond its requests at the window's cost: devices coming online, connections, the stop. */
   fixedCpuMs: number;
-  /** The long run's CPU over its requests, fixed cost included. */
+  /** The measured run's CPU over its requests, fixed cost included. */
   wholeRunMicrosPerRequest: number;
-  short: { durationMs: number; requests: number; cpuMs: number };
-  /** The unmeasured first run, in the same child before the short one. */
+  /** The measured window: from `fromMs` after the load began, for the bench duration. */
+  window: { fromMs: number; durationMs: number };
+  /** The unmeasured first run, in the same child before the measured one. */
   warmUp: { durationMs: number; requests: number };
 }
 
@@ -75,29 +75,30 @@ export interface SimulatorCost {
   };
 }
 
-/** A side's runs: the unmeasured warm-up, then the short run and the long one (the short plus the bench duration). */
+/** A side's runs: the unmeasured warm-up, then the measured run, its window of the bench duration from `settleMs` into its load. */
 export interface Timing {
   warmUpMs: number;
-  shortMs: number;
+  settleMs: number;
   durationMs: number;
 }
 
-/** The telemetry sides' short run: at 1,000 requests a second every device's connection is open within it. */
-export const SHORT_MS = 2000;
+/** The telemetry sides' settle: at 1,000 requests a second every device's connection is open within it. */
+const TELEMETRY_SETTLE_MS = 2000;
+/** The measured run goes on this long after its window, so that the stop stays out of it. */
+export const WINDOW_END_MS = 1000;
 
 /**
  * The telemetry sides warm up for the bench duration. The mixed scenario and its floor warm up for 3x
  * the duration (30 s at the default 10 s): its per-request functions run ~50 times a second and
- * reach TurboFan only ~25 s into a child (measured: compiles and deopts 12-32 s in). Its short run
- * lasts 1.2x the duration (12 s): a device's first telemetry comes at a random point of its 10 s
- * period and opens its connection then, so a 2 s short run had opened ~1,127 of the 1,500 and the
- * marginal charged the other ~370 connects to the long run. A --duration under 10 s (the tests')
- * shortens both in proportion.
+ * reach TurboFan only ~25 s into a child (measured: compiles and deopts 12-32 s in). Their window
+ * begins 1.2x the duration into the measured run (12 s): a device's first telemetry comes at a
+ * random point of its 10 s period and opens its connection then. A --duration under 10 s (the
+ * tests') shortens both in proportion.
  */
 export function timings(durationMs: number): { telemetry: Timing; mixed: Timing } {
   return {
-    telemetry: { warmUpMs: durationMs, shortMs: SHORT_MS, durationMs },
-    mixed: { warmUpMs: 3 * durationMs, shortMs: Math.round(1.2 * durationMs), durationMs },
+    telemetry: { warmUpMs: durationMs, settleMs: TELEMETRY_SETTLE_MS, durationMs },
+    mixed: { warmUpMs: 3 * durationMs, settleMs: Math.round(1.2 * durationMs), durationMs },
   };
 }
 
@@ -106,16 +107,17 @@ const TELEMETRY_DEVICES = 100;
 const MIXED_DEVICES = 500;
 const MIXED_RATE = 50;
 
-export function marginalCost(warmUp: RunCost, short: RunCost, long: RunCost, timing: Timing): CostFigures {
-  const extra = long.requests - short.requests;
-  const perRequest = extra > 0 ? (long.cpuMicros - short.cpuMicros) / extra : 0;
+/** A side's figures from its warm-up and its measured run (whose CPU was also read over the window of `timing`). */
+export function windowCost(warmUp: RunCost, run: RunCost, timing: Timing): CostFigures {
+  const requests = run.loadMs > 0 ? Math.round((run.requests * timing.durationMs) / run.loadMs) : 0;
+  const perRequest = requests > 0 ? run.windowCpuMicros / requests : 0;
   return {
-    requests: long.requests,
-    cpuMs: Math.round(long.cpuMicros / 1000),
+    requests,
+    cpuMs: Math.round(run.windowCpuMicros / 1000),
     cpuMicrosPerRequest: round1(perRequest),
-    fixedCpuMs: Math.round((short.cpuMicros - short.requests * perRequest) / 1000),
-    wholeRunMicrosPerRequest: long.requests ? round1(long.cpuMicros / long.requests) : 0,
-    short: { durationMs: timing.shortMs, requests: short.requests, cpuMs: Math.round(short.cpuMicros / 1000) },
+    fixedCpuMs: Math.round((run.cpuMicros - run.requests * perRequest) / 1000),
+    wholeRunMicrosPerRequest: run.requests ? round1(run.cpuMicros / run.requests) : 0,
+    window: { fromMs: timing.settleMs, durationMs: timing.durationMs },
     warmUp: { durationMs: timing.warmUpMs, requests: warmUp.requests },
   };
 }
@@ -158,10 +160,10 @@ export function pairedRatio(of: CostFigures[], to: CostFigures[]): { floorRatio:
 }
 
 /** One run of every child at the same time: a child starts its run once the previous one's load began (a simulator's after its fleet is up: list it first). */
-async function together(children: SideChild[], ms: number, rates: (number | undefined)[] = []): Promise<RunCost[]> {
+async function together(children: SideChild[], ms: number, options: { rates?: (number | undefined)[]; window?: Window } = {}): Promise<RunCost[]> {
   const costs: Promise<RunCost>[] = [];
   for (const [i, child] of children.entries()) {
-    const { started, cost } = child.run(ms, rates[i]);
+    const { started, cost } = child.run(ms, { rate: options.rates?.[i], window: options.window });
     // Handled below by Promise.all, unless a later side's start fails first.
     cost.catch(() => {});
     costs.push(cost);
@@ -171,19 +173,18 @@ async function together(children: SideChild[], ms: number, rates: (number | unde
 }
 
 /**
- * One round of `sides`, each in a child of its own and all at the same time: the warm-up, the
- * short run, the long run. `ratesAfterWarmUp` sets a paced side's rate for the measured runs from
- * the warm-ups (the mixed floor paces at the mixed side's rate).
+ * One round of `sides`, each in a child of its own and all at the same time: the warm-up, then the
+ * measured run. `ratesAfterWarmUp` sets a paced side's rate for the measured run from the warm-ups
+ * (the mixed floor paces at the mixed side's rate).
  */
 async function round(sides: BenchSide[], timing: Timing, ratesAfterWarmUp?: (warmUps: RunCost[]) => (number | undefined)[]): Promise<CostFigures[]> {
   const children: SideChild[] = [];
   try {
     for (const side of sides) children.push(await startSide(side));
     const warmUps = await together(children, timing.warmUpMs);
-    const rates = ratesAfterWarmUp?.(warmUps);
-    const shorts = await together(children, timing.shortMs, rates);
-    const longs = await together(children, timing.shortMs + timing.durationMs, rates);
-    return sides.map((_, i) => marginalCost(warmUps[i], shorts[i], longs[i], timing));
+    const window = { fromMs: timing.settleMs, ms: timing.durationMs };
+    const runs = await together(children, timing.settleMs + timing.durationMs + WINDOW_END_MS, { rates: ratesAfterWarmUp?.(warmUps), window });
+    return sides.map((_, i) => windowCost(warmUps[i], runs[i], timing));
   } finally {
     for (const child of children) child.close();
   }
@@ -208,7 +209,7 @@ export async function measureSimulatorCost(
   // wake-up costs tens of µs on a VM: the floor at the mixed side's rate says what that alone costs.
   // It warms up at the telemetry rate (the same code), then paces at the rate the mixed side had
   // over its warm-up (its devices' first sends fall at random points of their periods, so the rate
-  // holds from the start; measured: the same 308 requests a second as the marginal runs).
+  // holds from the start; measured: 307 a second over a 30 s warm-up, 308 over later runs).
   const mixedRate = (warmUp: { requests: number }) => Math.max(1, Math.round((warmUp.requests * 1000) / timing.mixed.warmUpMs));
   const [ac, floor, sim, mixed]: CostFigures[][] = [[], [], [], []];
   const mixedFloor: (CostFigures & { rate: number })[] = [];

@@ -1,10 +1,11 @@
 // One measured side of `dhi bench --simulator` (autocannon, the paced floor or dhi simulate) in a
 // child process of its own, so that no side pays for another: the garbage one side leaves, the
 // major GCs it provokes and the code it compiles stay in its own process. The child runs its side
-// once per `run` message, for the length asked, and answers with its own process.cpuUsage() over the
-// run and the requests the run made; it says when each run's load begins, so that the parent can
-// start another side's run beside it (bench-cost.ts runs the paced floor and dhi simulate at the
-// same time). The parent forks it, sends the side, then the runs, and ends it.
+// once per `run` message, for the length asked, and answers with the requests the run made, its
+// load's length and its own process.cpuUsage() over the run and over a window of it (from a given
+// point after the load began); it says when each run's load begins, so that the parent can start
+// another side's run beside it (bench-cost.ts runs the paced floor and dhi simulate at the same
+// time). The parent forks it, sends the side, then the runs, and ends it.
 import autocannon from 'autocannon';
 import { forkModule } from './child.js';
 import { pacedFloorRun } from './bench-paced-floor.js';
@@ -20,8 +21,18 @@ export type BenchSide =
 
 export interface RunCost {
   requests: number;
+  /** How long the load ran (dhi simulate's: from its start to its stop, without the fleet's creation and deletion). */
+  loadMs: number;
   /** The child's CPU (user + system, every thread) over the run. */
   cpuMicros: number;
+  /** The child's CPU over the window asked (0 without one). */
+  windowCpuMicros: number;
+}
+
+/** A part of a run's load: from `fromMs` after it began, for `ms`. */
+export interface Window {
+  fromMs: number;
+  ms: number;
 }
 
 /** A side's run in its child: `started` once its load begins (dhi simulate's after its fleet is up), `cost` once it is over. */
@@ -31,13 +42,13 @@ export interface SideRun {
 }
 
 export interface SideChild {
-  /** One run of `ms`; `rate` (the paced floor's) replaces the side's own for this run. One run at a time. */
-  run(ms: number, rate?: number): SideRun;
+  /** One run of `ms`, its CPU also read over `window`; `rate` (the paced floor's) replaces the side's own for this run. One run at a time. */
+  run(ms: number, options?: { rate?: number; window?: Window }): SideRun;
   /** Ends the child (its runs are over): it exits when its channel closes. */
   close(): void;
 }
 
-type ToChild = { type: 'side'; side: BenchSide } | { type: 'run'; ms: number; rate?: number };
+type ToChild = { type: 'side'; side: BenchSide } | { type: 'run'; ms: number; rate?: number; window?: Window };
 type FromChild = { type: 'ready' } | { type: 'started' } | { type: 'ran'; cost: RunCost } | { type: 'error'; message: string };
 
 // Started without V8's memory reducer: some seconds after a mark-compact that left the heap larger
@@ -71,12 +82,12 @@ export function startSide(side: BenchSide): Promise<SideChild> {
     cost.reject(error);
   };
   let exited: Error | undefined;
-  const run = (ms: number, rate?: number): SideRun => {
+  const run = (ms: number, options: { rate?: number; window?: Window } = {}): SideRun => {
     [started, cost] = [deferred<void>(), deferred<RunCost>()];
     // A run that fails after its load began rejects `cost` alone; `started` is settled by then.
     started.promise.catch(() => {});
     if (exited) fail(exited);
-    else child.send({ type: 'run', ms, rate } satisfies ToChild);
+    else child.send({ type: 'run', ms, ...options } satisfies ToChild);
     return { started: started.promise, cost: cost.promise };
   };
   return new Promise((resolve, reject) => {
@@ -98,13 +109,38 @@ export function startSide(side: BenchSide): Promise<SideChild> {
   });
 }
 
+/** The child's CPU so far (user + system, every thread), µs. */
+function cpuNow(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+/** Reads the CPU spent over `window` of a load that begins when `begin` is called. */
+function windowMeter(window: Window | undefined) {
+  let from = 0;
+  let to = 0;
+  const timers: NodeJS.Timeout[] = [];
+  return {
+    begin() {
+      if (!window) return;
+      timers.push(setTimeout(() => (from = cpuNow()), window.fromMs), setTimeout(() => (to = cpuNow()), window.fromMs + window.ms));
+    },
+    /** The window's CPU; a window the load did not outlast is an error, not a figure. */
+    end(): number {
+      for (const timer of timers) clearTimeout(timer);
+      if (window && !to) throw new Error(`the run ended before its measured window did (${window.fromMs + window.ms} ms after the load began)`);
+      return to - from;
+    },
+  };
+}
+
 /** A run of the side for `ms` at `rate`, measured over its load (the simulator's: over its run window, without creating and deleting the fleet); `started` when the load begins. */
-function runner(side: BenchSide): (ms: number, rate: number | undefined, started: () => void) => Promise<RunCost> {
+function runner(side: BenchSide): (ms: number, rate: number | undefined, started: () => void) => Promise<Omit<RunCost, 'windowCpuMicros'>> {
   if (side.kind === 'simulator') {
     return async (durationMs, _rate, started) => {
       const onEvent = (event: { type: string; phase?: string }) => event.type === 'phase' && event.phase === 'running' && started();
       const { summary, result } = await simulate({ ...side.config, durationMs }, [], side.reportDir, onEvent);
-      return { requests: summary.simulator.requests, cpuMicros: result.simulator.cpuMicros };
+      return { requests: summary.simulator.requests, loadMs: result.runMs, cpuMicros: result.simulator.cpuMicros };
     };
   }
   const load =
@@ -123,11 +159,10 @@ function runner(side: BenchSide): (ms: number, rate: number | undefined, started
         }
       : async (ms: number, rate: number) => (await pacedFloorRun({ ...side, rate, durationMs: ms })).answered;
   return async (ms, rate, started) => {
-    const start = process.cpuUsage();
+    const start = cpuNow();
     started();
     const requests = await load(ms, rate ?? side.rate);
-    const cpu = process.cpuUsage(start);
-    return { requests, cpuMicros: cpu.user + cpu.system };
+    return { requests, loadMs: ms, cpuMicros: cpuNow() - start };
   };
 }
 
@@ -137,10 +172,17 @@ function runInChild(): void {
   process.on('message', (message: ToChild) => {
     if (message.type === 'side') run = runner(message.side);
     else if (run) {
-      run(message.ms, message.rate, () => send({ type: 'started' })).then(
-        (cost) => send({ type: 'ran', cost }),
-        (error: Error) => send({ type: 'error', message: error.message }),
-      );
+      const meter = windowMeter(message.window);
+      const started = () => {
+        meter.begin();
+        send({ type: 'started' });
+      };
+      run(message.ms, message.rate, started)
+        .then((cost) => ({ ...cost, windowCpuMicros: meter.end() }))
+        .then(
+          (cost) => send({ type: 'ran', cost }),
+          (error: Error) => send({ type: 'error', message: error.message }),
+        );
     }
   });
   // The parent is done with this side (or gone): exit, whatever the side left open.

@@ -24,17 +24,22 @@ describe('a side of dhi bench --simulator in a child process', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it("runs its side for each run asked, at the rate asked, and reports each run's requests and the child's CPU over it", async () => {
+  it("runs its side for each run asked, at the rate asked, and reports each run's requests and the child's CPU over it and over its window", async () => {
     const before = received;
     const side = await startSide({ kind: 'paced-floor', url, path: '/api/v1/T/telemetry', body: '{"a":1}', rate: 200, devices: 3 });
     try {
       const first = side.run(250);
       await first.started;
       // 200/s: 50 requests in 250 ms; 400/s (this run's own rate): 100; 200/s for 500 ms: 100. Every one answered.
-      const runs = [await first.cost, await side.run(250, 400).cost, await side.run(500).cost];
-      expect(runs.map((r) => r.requests)).toEqual([50, 100, 100]);
+      const runs = [await first.cost, await side.run(250, { rate: 400 }).cost, await side.run(500, { window: { fromMs: 100, ms: 200 } }).cost];
+      expect(runs.map((r) => [r.requests, r.loadMs])).toEqual([[50, 250], [100, 250], [100, 500]]);
       for (const run of runs) expect(run.cpuMicros).toBeGreaterThan(0);
+      // Only the last run had a window: part of its CPU.
+      expect(runs.map((r) => r.windowCpuMicros > 0)).toEqual([false, false, true]);
+      expect(runs[2].windowCpuMicros).toBeLessThan(runs[2].cpuMicros);
       expect(received - before).toBe(50 + 100 + 100);
+      // A window the run does not outlast is refused, not measured short.
+      await expect(side.run(100, { window: { fromMs: 50, ms: 500 } }).cost).rejects.toThrow(/the run ended before its measured window did \(550 ms after the load began\)/);
     } finally {
       side.close();
     }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseOps, runBench } from '../bench.js';
 import { medianRun, serverCpu, type BenchFigures } from '../bench-figures.js';
-import { medianRound, pairedRatio, timings, type CostFigures } from '../bench-cost.js';
+import { medianRound, pairedRatio, timings, windowCost, WINDOW_END_MS, type CostFigures } from '../bench-cost.js';
 import { fleetRequests, telemetryBody } from '../bench-fleet.js';
 import { loadTemplates } from '../routes.js';
 import { startTestServer, stopTestServer } from '../../reference-server/test/helpers.js';
@@ -80,13 +80,31 @@ describe('dhi bench', () => {
     expect(pairedRatio([cost(60), cost(70), cost(80)], [cost(0), cost(50), cost(50)]).floorRatioRounds).toEqual([0, 1.4, 1.6]);
   });
 
-  it('warms the mixed sides up for 3x the bench duration and spans its 10 s telemetry period with their short run (12 s at the default 10 s)', () => {
+  it('warms the mixed sides up for 3x the bench duration and begins their window past their 10 s telemetry period (12 s at the default 10 s)', () => {
     expect(timings(10_000)).toEqual({
-      telemetry: { warmUpMs: 10_000, shortMs: 2000, durationMs: 10_000 },
-      mixed: { warmUpMs: 30_000, shortMs: 12_000, durationMs: 10_000 },
+      telemetry: { warmUpMs: 10_000, settleMs: 2000, durationMs: 10_000 },
+      mixed: { warmUpMs: 30_000, settleMs: 12_000, durationMs: 10_000 },
     });
     // A short --duration (the tests') shortens the mixed runs in proportion.
-    expect(timings(1500).mixed).toEqual({ warmUpMs: 4500, shortMs: 1800, durationMs: 1500 });
+    expect(timings(1500).mixed).toEqual({ warmUpMs: 4500, settleMs: 1800, durationMs: 1500 });
+  });
+
+  it("reads a side's cost over its window: the run's request rate times the window, the window's CPU over them", () => {
+    const timing = { warmUpMs: 30_000, settleMs: 12_000, durationMs: 10_000 };
+    // 7,084 requests in a 23 s load: 3,080 in the 10 s window, which cost 308 ms: 100 µs a request.
+    const run = { requests: 7084, loadMs: 23_000, cpuMicros: 900_000, windowCpuMicros: 308_000 };
+    expect(windowCost({ requests: 9210, loadMs: 30_000, cpuMicros: 1, windowCpuMicros: 0 }, run, timing)).toEqual({
+      requests: 3080,
+      cpuMs: 308,
+      cpuMicrosPerRequest: 100,
+      // 900 ms less 7,084 requests at 100 µs.
+      fixedCpuMs: 192,
+      wholeRunMicrosPerRequest: 127,
+      window: { fromMs: 12_000, durationMs: 10_000 },
+      warmUp: { durationMs: 30_000, requests: 9210 },
+    });
+    // A run with no requests gives no cost rather than NaN.
+    expect(windowCost(run, { requests: 0, loadMs: 23_000, cpuMicros: 5000, windowCpuMicros: 2000 }, timing)).toMatchObject({ requests: 0, cpuMicrosPerRequest: 0, wholeRunMicrosPerRequest: 0 });
   });
 
   it("takes each side's median server CPU, whichever round had the median rate, and reads the ratio like the throughput's", () => {
@@ -114,22 +132,17 @@ describe('dhi bench', () => {
     }
     for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator]) {
       expect(side.warmUp).toMatchObject({ durationMs: 1500 });
-      expect(side.short.durationMs).toBe(2000);
+      expect(side.window).toEqual({ fromMs: 2000, durationMs: 1500 });
     }
     for (const side of [simulatorCost.mixed, simulatorCost.mixed.floor]) {
       expect(side.warmUp).toMatchObject({ durationMs: 4500 });
-      expect(side.short.durationMs).toBe(1800);
+      expect(side.window).toEqual({ fromMs: 1800, durationMs: 1500 });
     }
     for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed, simulatorCost.mixed.floor]) {
-      // Two runs per side after the warm-up, the long one longer by the bench duration, so with more requests.
       expect(side.warmUp.requests).toBeGreaterThan(0);
-      expect(side.short.requests).toBeGreaterThan(0);
-      expect(side.requests).toBeGreaterThan(side.short.requests);
-      // The marginal cost is the difference of the two runs' CPU over the difference of their requests.
-      const marginal = ((side.cpuMs - side.short.cpuMs) * 1000) / (side.requests - side.short.requests);
-      // cpuMs is rounded to the millisecond on both runs.
-      expect(Math.abs(side.cpuMicrosPerRequest - marginal)).toBeLessThan(1000 / (side.requests - side.short.requests) + 0.1);
-      expect(Math.abs(side.wholeRunMicrosPerRequest - (side.cpuMs * 1000) / side.requests)).toBeLessThan(500 / side.requests + 0.1);
+      expect(side.requests).toBeGreaterThan(0);
+      // The window's CPU over its requests (cpuMs is rounded to the millisecond).
+      expect(Math.abs(side.cpuMicrosPerRequest - (side.cpuMs * 1000) / side.requests)).toBeLessThan(500 / side.requests + 0.1);
     }
     const ratio = (of: { cpuMicrosPerRequest: number }, to: { cpuMicrosPerRequest: number }) => Math.round((of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) * 100) / 100;
     expect(simulatorCost.ratio).toBe(ratio(simulatorCost.simulator, simulatorCost.autocannon));
@@ -138,14 +151,14 @@ describe('dhi bench', () => {
     expect(simulatorCost.floorRatioRounds).toEqual([simulatorCost.floorRatio]);
     // The floor sends over as many devices' connections as the simulator, and every request it sent was answered.
     expect(simulatorCost.pacedFloor).toMatchObject({ devices: 100 });
-    expect(simulatorCost.pacedFloor.requests).toBe(200 * (1.5 + 2));
+    // Paced exactly: its window's share of the run's requests is the rate times the window.
+    expect(simulatorCost.pacedFloor.requests).toBe(200 * 1.5);
     // The floor's warm-up paces at the telemetry rate; the mixed side's at its own rate over its warm-up,
     // over its 500 devices' connections, and so do its measured runs.
     expect(simulatorCost.mixed.floor.warmUp.requests).toBe(200 * 4.5);
     const { mixed } = simulatorCost;
     expect(mixed.floor).toMatchObject({ devices: 500, rate: Math.max(1, Math.round((mixed.warmUp.requests * 1000) / 4500)) });
-    expect(Math.abs(mixed.floor.requests - mixed.floor.rate * (1.5 + 1.8))).toBeLessThanOrEqual(1);
-    expect(Math.abs(mixed.floor.short.requests - mixed.floor.rate * 1.8)).toBeLessThanOrEqual(1);
+    expect(Math.abs(mixed.floor.requests - mixed.floor.rate * 1.5)).toBeLessThanOrEqual(1);
     expect(mixed.floorRatio).toBe(ratio(mixed, mixed.floor));
     expect(mixed.floorRatioRounds).toEqual([mixed.floorRatio]);
   }, 180_000);
