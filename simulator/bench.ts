@@ -185,7 +185,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     }
     if (options.simulator !== undefined) {
       const rate = options.simulator === true ? DEFAULT_COST_RATE : options.simulator;
-      console.log(`bench simulator cost: ${options.rounds} round(s) of autocannon alone, then dhi simulate and an evenly paced raw client at the same time, each in a child process of its own at ${rate} telemetry msg/s, then the mixed scenario and the paced floor at its rate at the same time (warm-up, short and long runs; the long one ${options.duration / 1000}s longer)`);
+      console.log(`bench simulator cost: ${options.rounds} round(s) of autocannon alone, then dhi simulate and an evenly paced raw client at the same time, each in a child process of its own at ${rate} telemetry msg/s, then the mixed scenario and the paced floor at its rate at the same time (each after a warm-up run, its CPU over ${options.duration / 1000}s of the next run)`);
       simulatorCost = await measureSimulatorCost(url, templates, token, { rate, durationMs: options.duration, connections: options.connections, rounds: options.rounds, reportDir: join(options.reportDir, 'simulate') });
     }
     if (options.holdPolls > 0) {
