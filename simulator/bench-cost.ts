@@ -55,7 +55,7 @@ export interface SimulatorCost {
   /** An evenly paced raw-socket client: what the load's shape costs, without the simulator. */
   pacedFloor: RoundFigures & { devices: number };
   simulator: RoundFigures & { devices: number };
-  /** simulator / autocannon marginal CPU per request on telemetry, of the two median rounds (autocannon bursts: not the goal's reference). */
+  /** simulator / autocannon CPU per request on telemetry, of the two median rounds (autocannon bursts: not the goal's reference). */
   ratio: number;
   /** simulator / paced floor: what the simulator adds to the cost of an evenly paced load (goal: at most 1.2). The median of the rounds' own ratios (floorRatioRounds), each of a simulator run and the floor run at the same time. */
   floorRatio: number;
@@ -85,7 +85,7 @@ export interface Timing {
 /** The telemetry sides' settle: at 1,000 requests a second every device's connection is open within it. */
 const TELEMETRY_SETTLE_MS = 2000;
 /** The measured run goes on this long after its window, so that the stop stays out of it. */
-export const WINDOW_END_MS = 1000;
+const WINDOW_END_MS = 1000;
 
 /**
  * The telemetry sides warm up for the bench duration. The mixed scenario and its floor warm up for 3x
@@ -139,7 +139,7 @@ export function medianBy<T>(items: T[], value: (item: T) => number): T {
 
 const perRequest = (c: CostFigures) => c.cpuMicrosPerRequest;
 
-/** The round with the median marginal cost, with every round's cost beside it. */
+/** The round with the median cost per request, with every round's cost beside it. */
 export function medianRound<T extends CostFigures>(rounds: T[]): T & { roundsMicrosPerRequest: number[] } {
   return { ...medianBy(rounds, perRequest), roundsMicrosPerRequest: rounds.map(perRequest) };
 }

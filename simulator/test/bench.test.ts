@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseOps, runBench } from '../bench.js';
 import { medianRun, serverCpu, type BenchFigures } from '../bench-figures.js';
-import { medianRound, pairedRatio, timings, windowCost, WINDOW_END_MS, type CostFigures } from '../bench-cost.js';
+import { medianRound, pairedRatio, timings, windowCost, type CostFigures } from '../bench-cost.js';
 import { fleetRequests, telemetryBody } from '../bench-fleet.js';
 import { loadTemplates } from '../routes.js';
 import { startTestServer, stopTestServer } from '../../reference-server/test/helpers.js';
@@ -76,7 +76,7 @@ describe('dhi bench', () => {
     // The median is taken before rounding; an even count takes the upper of the middle two, as medianRound does.
     expect(pairedRatio([100, 130, 121, 111].map(cost), [100, 100, 100, 100].map(cost))).toEqual({ floorRatio: 1.21, floorRatioRounds: [1, 1.3, 1.21, 1.11] });
     expect(pairedRatio([50.5].map(cost), [40].map(cost))).toEqual({ floorRatio: 1.26, floorRatioRounds: [1.26] });
-    // A floor that cost nothing (a marginal run too short to measure) gives no ratio rather than Infinity.
+    // A floor that cost nothing (a window too short to measure) gives no ratio rather than Infinity.
     expect(pairedRatio([cost(60), cost(70), cost(80)], [cost(0), cost(50), cost(50)]).floorRatioRounds).toEqual([0, 1.4, 1.6]);
   });
 
