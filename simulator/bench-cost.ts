@@ -17,7 +17,7 @@
 // V8 is still optimizing the simulator's paths many seconds into a run), then once more, its CPU read
 // over a window of the bench duration that begins once every device is online and its connections
 // are open (`window.fromMs` into the load) and ends before the stop. So what a run pays once (devices
-// coming online, connections, the stop, the garbage of the run before) stays out of the figure; it
+// coming online, connections, the stop) stays out of the figure; it
 // is reported apart as `fixedCpuMs`, next to the whole run's plain average (`wholeRunMicrosPerRequest`).
 import { startSide, type BenchSide, type RunCost, type SideChild, type Window } from './bench-side.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type SimulationConfig } from './simulation.js';
