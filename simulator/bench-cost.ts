@@ -84,8 +84,6 @@ export interface Timing {
 
 /** The telemetry sides' settle: at 1,000 requests a second every device's connection is open within it. */
 const TELEMETRY_SETTLE_MS = 2000;
-/** The measured run goes on this long after its window, so that the stop stays out of it. */
-const WINDOW_END_MS = 1000;
 
 /**
  * The telemetry sides warm up for the bench duration. The mixed scenario and its floor warm up for 3x
@@ -171,6 +169,9 @@ async function together(children: SideChild[], ms: number, options: { rates?: (n
   }
   return Promise.all(costs);
 }
+
+/** The measured run goes on this long after its window, so that the stop stays out of it. */
+const WINDOW_END_MS = 1000;
 
 /**
  * One round of `sides`, each in a child of its own and all at the same time: the warm-up, then the
