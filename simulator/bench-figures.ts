@@ -40,9 +40,12 @@ export interface FleetFigures {
   durableRatio?: Record<string, number>;
   durableServerCpu?: Record<string, ServerCpu>;
   roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[]; durable?: number[] }>;
+  /** With --devices: the requests each server got from the fleet, unmeasured, before the rounds. */
+  warmUpRequests?: Record<string, WarmUp>;
 }
 
-export type Runs = Record<string, { reference: BenchFigures[]; baseline: BenchFigures[]; durable: BenchFigures[] }>;
+type WarmUp = { reference?: number; baseline?: number; durable?: number };
+export type Runs = Record<string, { reference: BenchFigures[]; baseline: BenchFigures[]; durable: BenchFigures[]; warmUp: WarmUp }>;
 
 export function serverCpu(reference: BenchFigures[], baseline: BenchFigures[]): ServerCpu | undefined {
   const cpu = (runs: BenchFigures[]) => runs.map((r) => r.serverCpuMicrosPerRequest).filter((v): v is number => v !== undefined);
@@ -77,7 +80,9 @@ const orNone = <T>(record: Record<string, T>) => (Object.keys(record).length > 0
 /** The median rounds of each operation, and with --baseline the bare routes' and both ratios against each. */
 export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): FleetFigures {
   const results = Object.fromEntries(ops.map((op) => [op, medianRun(runs[op].reference)]));
-  if (!withBaseline) return { results };
+  const warmUps = Object.fromEntries(ops.filter((op) => runs[op].warmUp.reference !== undefined).map((op) => [op, runs[op].warmUp]));
+  const warmUpRequests = orNone(warmUps);
+  if (!withBaseline) return { results, warmUpRequests };
   const bare = compare(ops, results, runs, 'baseline');
   const durable = compare(ops, results, runs, 'durable');
   const rps = (figures: BenchFigures[]) => figures.map((r) => r.requestsPerSecond);
@@ -95,6 +100,7 @@ export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): Fl
     durableRatio: orNone(durable.ratio),
     durableServerCpu: orNone(durable.cpu),
     roundsRequestsPerSecond: rounds,
+    warmUpRequests,
   };
 }
 

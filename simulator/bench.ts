@@ -1,7 +1,7 @@
 // `dhi bench`: autocannon against chosen hot paths of a reference server (started in a child
 // process, or at --target), and with --baseline against a bare Fastify route in the same run (and, for
 // telemetry, a bare durable route: bench-durable.ts), alternating for --rounds rounds (median kept); --devices spreads the requests over fleets of
-// distinct devices (bench-fleet.ts), one set of figures per fleet size (medians and ratios: bench-figures.ts);
+// distinct devices (bench-fleet.ts), each fleet first sent unmeasured to every server, one set of figures per fleet size (medians and ratios: bench-figures.ts);
 // --hold-polls measures open long polls. Results go to reports/bench/<timestamp>.json. Speed is measured here, never asserted
 // in tests.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -166,8 +166,19 @@ export async function runBench(options: BenchOptions): Promise<void> {
     if (durable) servers.push(durable);
     for (const op of ops) {
       for (const devices of fleets) {
-        const opRuns = (runs.get(devices)![op] = { reference: [] as BenchFigures[], baseline: [] as BenchFigures[], durable: [] as BenchFigures[] });
+        const opRuns = (runs.get(devices)![op] = { reference: [] as BenchFigures[], baseline: [] as BenchFigures[], durable: [] as BenchFigures[], warmUp: {} });
         const fleet = devices === undefined ? '' : `, ${devices} ${devices === 1 ? 'device' : 'devices'}`;
+        if (devices !== undefined) {
+          // A fleet's devices are new to a server until they have sent: their first requests pay for
+          // token lookups, first writes and state, the code those compile and the heap they grow
+          // (at 10,000 devices ~8 µs a request of a 3 s run). Every server first gets the fleet's
+          // load unmeasured, so that the rounds measure a fleet that is online, as a real one is.
+          console.log(`bench ${op}: warming up${fleet} on every server (${options.duration / 1000}s each, not measured)`);
+          const warmUp = (at: string, ts: readonly string[]) => cannon(at, loadFor(op, templates, ts, devices), options).then((f) => f.total);
+          opRuns.warmUp.reference = await warmUp(url, tokens);
+          if (bare) opRuns.warmUp.baseline = await warmUp(bare.url, tokens);
+          if (durable && op === 'telemetry') opRuns.warmUp.durable = await warmUp(durable.url, tokens);
+        }
         for (let round = 1; round <= rounds; round++) {
           const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
           console.log(`bench ${op}: ${url} (${options.connections} connections, ${options.duration / 1000}s${fleet})${of}`);

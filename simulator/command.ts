@@ -83,7 +83,7 @@ export function registerBench(program: Command): void {
     .option('--pipelining <n>', 'requests pipelined per connection', integer(1, 100), 1)
     .option('--baseline', 'also benchmark a bare Fastify route in the same run (and for telemetry a bare durable route: a group-committed SQLite insert with synchronous=FULL, acknowledged after its COMMIT), alternating with them, and print the ratios of the medians (throughput, and server CPU per request)', false)
     .option('--rounds <n>', 'with --baseline or --simulator: rounds per side (--baseline: the servers alternate; --simulator: each round runs autocannon, then dhi simulate and its paced floor at the same time); the median round counts', integer(1, 9), 3)
-    .option('--devices <list>', 'fleet sizes, e.g. 1,100,1000,10000: each is measured with the requests spread round robin over that many distinct devices, telemetry values varying per request (the bare route gets the same requests); default: one device, one fixed request', integerList(1, 100_000))
+    .option('--devices <list>', 'fleet sizes, e.g. 1,100,1000,10000: each is measured with the requests spread round robin over that many distinct devices, telemetry values varying per request (the bare route gets the same requests), after every server got the fleet's load for --duration unmeasured; default: one device, one fixed request', integerList(1, 100_000))
     .option('--hold-polls <n>', 'then hold this many attribute long polls open on the reference server: RSS per poll, and telemetry meanwhile', integer(0, 19_500), 0)
     .option('--username <user>', 'control API user (to create the benchmark device)', 'tenant@thingsboard.org')
     .option('--password <password>', 'control API password', 'tenant')
