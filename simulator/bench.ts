@@ -166,7 +166,8 @@ export async function runBench(options: BenchOptions): Promise<void> {
     if (durable) servers.push(durable);
     for (const op of ops) {
       for (const devices of fleets) {
-        const opRuns = (runs.get(devices)![op] = { reference: [] as BenchFigures[], baseline: [] as BenchFigures[], durable: [] as BenchFigures[], warmUp: {} });
+        const opRuns: Runs[string] = { reference: [], baseline: [], durable: [], warmUp: {} };
+        runs.get(devices)![op] = opRuns;
         const fleet = devices === undefined ? '' : `, ${devices} ${devices === 1 ? 'device' : 'devices'}`;
         if (devices !== undefined) {
           // A fleet's devices are new to a server until they have sent: their first requests pay for
