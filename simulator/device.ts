@@ -58,6 +58,8 @@ export interface VirtualDevice {
   pollsToOpen: number;
   /** Each poll's request, the same every time. */
   pollTexts: { attributes: string; rpc: string };
+  /** A telemetry request's text up to its content-length value, the same for every message. */
+  telemetryHead: string;
 }
 
 export function createDevice(index: number, token: string, templates: DeviceTemplates, basePath: string, link: Link, ctx: DeviceContext, seed: number): VirtualDevice {
@@ -76,15 +78,31 @@ export function createDevice(index: number, token: string, templates: DeviceTemp
     lastSeq: -1,
     pollsToOpen: (scenario.polls.attributes ? 1 : 0) + (scenario.polls.rpc ? 1 : 0),
     pollTexts: { attributes: requestText('GET', routes.attributeUpdates, ctx.host), rpc: requestText('GET', routes.rpcPoll, ctx.host) },
+    telemetryHead: jsonRequestHead('POST', routes.telemetry, ctx.host),
   };
 }
 
 const ERROR_PAUSE_MS = 1000; // after a failed poll, so a broken server is not hammered in a loop
 
+/** A JSON request's text up to its content-length value; `headers`: more header lines, each ending in CRLF. */
+function jsonRequestHead(method: string, path: string, host: string, headers = ''): string {
+  return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n${headers}content-type: application/json\r\ncontent-length: `;
+}
+
 /** An HTTP/1.1 request's text; a body is JSON; `headers`: more header lines, each ending in CRLF. */
 export function requestText(method: string, path: string, host: string, body?: string, headers = ''): string {
   if (body === undefined) return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n${headers}\r\n`;
-  return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n${headers}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  return `${jsonRequestHead(method, path, host, headers)}${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/**
+ * A telemetry message's request text. Its body is ASCII (the profile's keys, numbers, booleans),
+ * so its length in chars is its length in bytes: no Buffer.byteLength, which flattens the body
+ * (a string built piece by piece) only to count it; the text is flattened once, when written.
+ */
+export function telemetryText(device: VirtualDevice): string {
+  const body = telemetryBody(device, device.ctx.scenario);
+  return device.telemetryHead + body.length + '\r\n\r\n' + body;
 }
 
 const NOT_ASCII = /[\x80-\xff]/;
@@ -142,7 +160,7 @@ function settle(ctx: DeviceContext): void {
  * not from the actual send, corrects for coordinated omission.
  */
 export function sendTelemetry(device: VirtualDevice, intendedAt: number): void {
-  sendMeasured(device, 'telemetry', requestText('POST', device.routes.telemetry, device.ctx.host, telemetryBody(device, device.ctx.scenario)), intendedAt, openTelemetryDone);
+  sendMeasured(device, 'telemetry', telemetryText(device), intendedAt, openTelemetryDone);
 }
 
 function openTelemetryDone(ex: Exchange): void {
@@ -154,7 +172,7 @@ function openTelemetryDone(ex: Exchange): void {
 /** Closed model: send at `at`, and once answered plan the next send an interval after this one's start. */
 export function telemetryTurn(device: VirtualDevice, at: number): void {
   if (!device.ctx.issuing) return;
-  sendMeasured(device, 'telemetry', requestText('POST', device.routes.telemetry, device.ctx.host, telemetryBody(device, device.ctx.scenario)), at, closedTelemetryDone);
+  sendMeasured(device, 'telemetry', telemetryText(device), at, closedTelemetryDone);
 }
 
 function closedTelemetryDone(ex: Exchange): void {

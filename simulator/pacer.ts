@@ -43,7 +43,9 @@ interface Entry {
 
 export function createPacer(now: () => number = monoNow): Pacer {
   const heap: Entry[] = [];
+  /** The one timer, kept between arms so that it can be re-armed in place; its duration (ms). */
   let timer: NodeJS.Timeout | undefined;
+  let timerDelay = 0;
   let immediate: NodeJS.Immediate | undefined;
   /** The time the timer is armed for (Infinity: not armed), and the loop's whole millisecond it is due at. */
   let armedFor = Infinity;
@@ -78,29 +80,43 @@ export function createPacer(now: () => number = monoNow): Pacer {
     return top;
   }
 
-  // The timer is no longer armed. `fired`: it is the one firing, and is done; clearing it would make
-  // Node drop and rebuild its list of timers of that duration (an object in dictionary mode and a
-  // priority queue) on every arrival.
-  function disarm(fired = false): void {
-    if (timer && !fired) clearTimeout(timer);
-    timer = undefined;
+  /** Nothing is to wake the loop: a pending timer is cleared (one that has fired is done already). */
+  function disarm(): void {
+    if (armedFor !== Infinity) {
+      clearTimeout(timer);
+      timer = undefined; // a cleared timer cannot be restarted
+    }
     armedFor = Infinity;
   }
 
-  function arm(t: number): void {
-    if (!heap.length) return;
+  /** Aim the timer at the earliest entry (the heap is not empty), pending or not. */
+  function aim(t: number): void {
+    const pending = armedFor !== Infinity;
     const next = heap[0].at;
-    if (next >= armedFor) return;
-    disarm();
     armedFor = next;
     // It wakes about `delay` after t (t's fraction of a millisecond kept): aimed at the middle of the window.
     const delay = Math.max(1, Math.round(next - t - (EARLY_MS - LATE_MS) / 2));
     dueMs = Math.floor(t) + delay;
+    // Of the timer's own duration: restarted in place, counting from the loop's clock as a new timer
+    // would (fired, pending or firing now). A new Timeout for each arrival, and a cleared one's list
+    // of timers that Node drops when it empties and builds again, are what this saves.
+    if (timer && delay === timerDelay) {
+      timer.refresh();
+      return;
+    }
+    // One that has fired (or is firing now) is not cleared: Node is done with it, or will be.
+    if (pending) clearTimeout(timer);
     timer = setTimeout(onTimer, delay);
+    timerDelay = delay;
+  }
+
+  /** An earlier entry than the timer is armed for (or none armed): aim at it. */
+  function arm(t: number): void {
+    if (heap.length && heap[0].at < armedFor) aim(t);
   }
 
   function onTimer(): void {
-    disarm(true);
+    armedFor = Infinity; // fired: kept, to be re-armed in place
     runDue();
   }
   // A timer armed for later stays armed: it runs whatever is due then (or nothing) and re-arms.
@@ -115,9 +131,10 @@ export function createPacer(now: () => number = monoNow): Pacer {
       const entry = pop();
       (entry.run as (arg: unknown, at: number) => void)(entry.arg, entry.at);
     }
-    // A timer armed for an entry that has run (realign ran it early) would wake the process for nothing.
-    if (timer && (!heap.length || armedFor < heap[0].at)) disarm();
-    arm(now());
+    // A timer armed for an entry that has run (realign ran it early) would wake the process for nothing:
+    // it is aimed at the earliest entry left, or cleared.
+    if (!heap.length) disarm();
+    else if (heap[0].at !== armedFor) aim(now());
   }
 
   return {
@@ -133,15 +150,14 @@ export function createPacer(now: () => number = monoNow): Pacer {
       return heap.length;
     },
     realign() {
-      if (!heap.length || immediate || !timer) return;
+      if (!heap.length || immediate || armedFor === Infinity) return;
       const t = now();
       // Where the timer wakes now: its whole millisecond plus the fraction the loop sleeps at.
       const wake = dueMs + (t - Math.floor(t));
       if (wake - armedFor <= LATE_MS && armedFor - wake <= EARLY_MS) return;
       // Out of its window: what is due goes now (a new timer could not wake sooner), the rest is re-aimed.
       if (heap[0].at <= t + EARLY_MS) return runDue();
-      disarm();
-      arm(t);
+      aim(t);
     },
     clear() {
       heap.length = 0;

@@ -1,6 +1,7 @@
 // On-time sending: the pacer runs each entry in time order and never before its time (less
 // EARLY_MS), and the open-model arrivals are each meant for their own time, a late turn sending
 // the overdue ones with their own times. Against the reference server: what was sent is what it stored.
+import { createHook } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, startTestServer, stopTestServer, storedRows, type TestServer } from '../../reference-server/test/helpers.js';
 import { startArrivals } from '../arrivals.js';
@@ -76,6 +77,34 @@ describe('on-time sending', () => {
     pacer.realign();
     expect(ran).toEqual(['a', 'b']);
     pacer.clear();
+  });
+
+  it('re-arms its one timer in place: a run of entries a millisecond apart, each planning the next, makes few timers and runs each on time', async () => {
+    let timeouts = 0;
+    const hook = createHook({ init: (_id, type) => void (type === 'Timeout' && timeouts++) }).enable();
+    try {
+      const pacer = createPacer();
+      const ran: { at: number; ranAt: number }[] = [];
+      const start = monoNow() + 5;
+      await new Promise<void>((resolve) => {
+        // As the open-model arrivals do: each entry plans the next one.
+        const step = (n: number, at: number) => {
+          ran.push({ at, ranAt: monoNow() });
+          if (n < 60) pacer.at(start + n + 1, step, n + 1);
+          else resolve();
+        };
+        pacer.at(start, step, 0);
+      });
+      expect(ran).toHaveLength(61);
+      for (const [i, r] of ran.entries()) {
+        expect(r.at).toBe(start + i);
+        expect(r.ranAt).toBeGreaterThanOrEqual(r.at - EARLY_MS);
+      }
+      // A new Timeout for every entry would be 61; in place, one a duration (and one again after a late turn).
+      expect(timeouts).toBeLessThan(15);
+    } finally {
+      hook.disable();
+    }
   });
 
   it('forgets its entries when cleared', async () => {
