@@ -1,13 +1,13 @@
 // A virtual device: its own token, paths, payload state, connections (a link of the wire) and
 // loops. It sends telemetry, holds the attribute-updates poll and the RPC poll (re-polling on
-// 408/504), replies to every RPC, calls device-side RPC and downloads firmware when the scenario
-// asks for them. Its turns are planned on the group's pacer and its requests end in callbacks: no
-// timer, promise or closure per request on these paths.
-import { checksum, CHECKSUM_ALGORITHMS, type ChecksumAlgorithm } from '../reference-server/control-api/checksums.js';
+// 408/504), replies to every RPC, calls device-side RPC and downloads firmware
+// (firmware-download.ts) when the scenario asks for them. Its turns are planned on the group's
+// pacer and its requests end in callbacks: no timer, promise or closure per request on these paths.
 import { monoNow } from './clock.js';
 import type { Outcome, PathName, Recorder, Timing } from './metrics.js';
 import type { Pacer } from './pacer.js';
 import { createPayloadSource, profileKeys } from './profiles.js';
+import { jsonRequestHead, requestText, utf8 } from './request-text.js';
 import { deviceRoutes, type DeviceRoutes, type DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
 import { exchange, type Exchange, type Link } from './wire.js';
@@ -84,17 +84,6 @@ export function createDevice(index: number, token: string, templates: DeviceTemp
 
 const ERROR_PAUSE_MS = 1000; // after a failed poll, so a broken server is not hammered in a loop
 
-/** A JSON request's text up to its content-length value; `headers`: more header lines, each ending in CRLF. */
-function jsonRequestHead(method: string, path: string, host: string, headers = ''): string {
-  return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n${headers}content-type: application/json\r\ncontent-length: `;
-}
-
-/** An HTTP/1.1 request's text; a body is JSON; `headers`: more header lines, each ending in CRLF. */
-export function requestText(method: string, path: string, host: string, body?: string, headers = ''): string {
-  if (body === undefined) return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n${headers}\r\n`;
-  return `${jsonRequestHead(method, path, host, headers)}${Buffer.byteLength(body)}\r\n\r\n${body}`;
-}
-
 /**
  * A telemetry message's request text. Its body is ASCII (the profile's keys, numbers, booleans),
  * so its length in chars is its length in bytes: no Buffer.byteLength, which flattens the body
@@ -103,13 +92,6 @@ export function requestText(method: string, path: string, host: string, body?: s
 export function telemetryText(device: VirtualDevice): string {
   const body = telemetryBody(device, device.ctx.scenario);
   return device.telemetryHead + body.length + '\r\n\r\n' + body;
-}
-
-const NOT_ASCII = /[\x80-\xff]/;
-
-/** A body read as latin1 (one char per byte), as the UTF-8 text it is. */
-export function utf8(latin1: string): string {
-  return NOT_ASCII.test(latin1) ? Buffer.from(latin1, 'latin1').toString('utf8') : latin1;
 }
 
 /**
@@ -150,7 +132,7 @@ function sendMeasured(device: VirtualDevice, path: PathName, text: string, inten
   device.link.send(exchange(path, text, false, intendedAt, device.ctx.requestTimeoutMs, done, device));
 }
 
-function settle(ctx: DeviceContext): void {
+export function settle(ctx: DeviceContext): void {
   ctx.inFlight--;
   ctx.settled();
 }
@@ -240,7 +222,7 @@ function pollAnswer(ex: Exchange, errorPath: PathName, again: (device: VirtualDe
   return undefined;
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
+export function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -304,53 +286,4 @@ function rpcReplyDone(ex: Exchange): void {
   if (recordExchange(device.ctx.recorder, ex, 'sent') === 'ok') device.ctx.recorder.count('rpcReplied');
   pollRpc(device);
   settle(device.ctx);
-}
-
-/** One request of the device, awaited: for the rare paths (firmware) where a promise costs nothing that matters. */
-function request(device: VirtualDevice, path: string, limitMs: number): Promise<Exchange> {
-  return new Promise((resolve) => device.link.send(exchange(null, requestText('GET', path, device.ctx.host), true, monoNow(), limitMs, resolve, device)));
-}
-
-/** The firmware's checksum as the server announces it in the shared attributes (operation 3). */
-function announcedChecksum(reply: Exchange): { algorithm: ChecksumAlgorithm; value: string } | undefined {
-  const shared = reply.status === 200 ? (parseObject(reply.body)?.shared as Record<string, unknown> | undefined) : undefined;
-  const algorithm = shared?.fw_checksum_algorithm;
-  const value = shared?.fw_checksum;
-  if (typeof value !== 'string' || !(CHECKSUM_ALGORITHMS as readonly unknown[]).includes(algorithm)) return undefined;
-  return { algorithm: algorithm as ChecksumAlgorithm, value: value.toLowerCase() };
-}
-
-/**
- * Download the assigned firmware once, whole or chunk by chunk until the empty chunk past the
- * end, and check the bytes against `fw_checksum`: a download that does not match (or that the
- * server gives no checksum for) is a `checksum` error, not a success. Each request has the
- * request timeout; the download is timed as a whole.
- */
-export async function downloadFirmware(device: VirtualDevice): Promise<void> {
-  const { ctx } = device;
-  const plan = ctx.scenario.firmware;
-  if (!plan) return;
-  const query = `?title=${encodeURIComponent(plan.title)}&version=${encodeURIComponent(plan.version)}&size=${plan.chunkSize}`;
-  const startedAt = monoNow();
-  const parts: Buffer[] = [];
-  const outcome = (reply: Exchange): Outcome | undefined => reply.failure ?? (reply.status === 200 ? undefined : `status ${reply.status}`);
-  ctx.inFlight++;
-  try {
-    const announced = await request(device, `${device.routes.attributes}?sharedKeys=fw_checksum,fw_checksum_algorithm`, ctx.requestTimeoutMs);
-    if (announced.failure) return void (ctx.ending || ctx.recorder.record('firmware', announced.failure, startedAt, 'sent'));
-    const expected = announcedChecksum(announced);
-    for (let chunk = 0; !ctx.ending; chunk++) {
-      const reply = await request(device, `${device.routes.firmware}${query}&chunk=${chunk}`, ctx.requestTimeoutMs);
-      const failed = outcome(reply);
-      if (failed) return void (ctx.ending || ctx.recorder.record('firmware', failed, startedAt, 'sent'));
-      const bytes = Buffer.from(reply.body, 'latin1');
-      parts.push(bytes);
-      if (plan.chunkSize === 0 || bytes.length === 0) {
-        const matches = expected !== undefined && checksum(expected.algorithm, Buffer.concat(parts)) === expected.value;
-        return ctx.recorder.record('firmware', matches ? 'ok' : 'checksum', startedAt, 'sent');
-      }
-    }
-  } finally {
-    settle(ctx);
-  }
 }

@@ -9,9 +9,10 @@
 import { startArrivals, type Arrivals } from './arrivals.js';
 import { monoNow } from './clock.js';
 import type { Control } from './control.js';
-import { PUSH_SENT_AT, PUSH_SEQ, recordExchange, requestText, statusOutcome, utf8 } from './device.js';
+import { PUSH_SENT_AT, PUSH_SEQ, recordExchange, statusOutcome } from './device.js';
 import type { Outcome, PathName, Recorder } from './metrics.js';
 import { createPacer, type Pacer } from './pacer.js';
+import { requestText, utf8 } from './request-text.js';
 import { fill } from './routes.js';
 import type { Scenario } from './scenario.js';
 import { createWire, exchange, type Exchange } from './wire.js';

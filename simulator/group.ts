@@ -4,7 +4,8 @@
 // flight finish while polls go on), then end (polls cut, whatever is still open counted).
 import { startArrivals, type Arrivals } from './arrivals.js';
 import { monoNow } from './clock.js';
-import { clientRpcTurn, createDevice, downloadFirmware, pollAttributes, pollRpc, sendTelemetry, telemetryTurn, type DeviceContext, type VirtualDevice } from './device.js';
+import { clientRpcTurn, createDevice, pollAttributes, pollRpc, sendTelemetry, telemetryTurn, type DeviceContext, type VirtualDevice } from './device.js';
+import { downloadFirmware } from './firmware-download.js';
 import type { Recorder } from './metrics.js';
 import { createPacer, type Pacer } from './pacer.js';
 import { createRandom } from './profiles.js';

@@ -2,7 +2,8 @@
 // per device and the message's body, says the body's length in bytes (content-length), for every
 // profile and message form, and is the text any other request of the simulator would have.
 import { describe, expect, it } from 'vitest';
-import { createDevice, requestText, telemetryText, type DeviceContext } from '../device.js';
+import { createDevice, telemetryText, type DeviceContext } from '../device.js';
+import { requestText } from '../request-text.js';
 import { createRecorder } from '../metrics.js';
 import { createPacer } from '../pacer.js';
 import { loadTemplates } from '../routes.js';

@@ -8,7 +8,7 @@ import { createDevice, startTestServer, stopTestServer } from '../../reference-s
 import { closedPort } from '../../test/ports.js';
 import { classifyError } from '../http.js';
 import { monoNow } from '../clock.js';
-import { requestText } from '../device.js';
+import { requestText } from '../request-text.js';
 import { createWire, exchange, type Exchange, type Link, type Wire } from '../wire.js';
 
 async function listen(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
