@@ -175,10 +175,10 @@ export async function runBench(options: BenchOptions): Promise<void> {
           // (at 10,000 devices ~8 µs a request of a 3 s run). Every server first gets the fleet's
           // load unmeasured, so that the rounds measure a fleet that is online, as a real one is.
           console.log(`bench ${op}: warming up${fleet} on every server (${options.duration / 1000}s each, not measured)`);
-          const warmUp = (at: string, ts: readonly string[]) => cannon(at, loadFor(op, templates, ts, devices), options).then((f) => f.total);
-          opRuns.warmUp.reference = await warmUp(url, tokens);
-          if (bare) opRuns.warmUp.baseline = await warmUp(bare.url, tokens);
-          if (durable && op === 'telemetry') opRuns.warmUp.durable = await warmUp(durable.url, tokens);
+          const warmUp = (at: string) => cannon(at, loadFor(op, templates, tokens, devices), options).then((f) => f.total);
+          opRuns.warmUp.reference = await warmUp(url);
+          if (bare) opRuns.warmUp.baseline = await warmUp(bare.url);
+          if (durable && op === 'telemetry') opRuns.warmUp.durable = await warmUp(durable.url);
         }
         for (let round = 1; round <= rounds; round++) {
           const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
