@@ -107,7 +107,7 @@ export function recordExchange(recorder: Recorder, ex: Exchange, timing: Timing,
   }
   const startedAt = Math.min(ex.intendedAt, ex.sentAt);
   const outcome = ex.failure ?? answered(ex);
-  recorder.record(path, outcome, startedAt, timing, Math.max(0, ex.sentAt - ex.intendedAt), ex.queuedAt ? ex.sentAt - ex.queuedAt : 0);
+  recorder.record(path, outcome, startedAt, timing, Math.max(0, ex.sentAt - ex.intendedAt), ex.queuedAt ? ex.sentAt - ex.queuedAt : 0, ex.endedAt);
   return outcome;
 }
 

@@ -71,7 +71,7 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
   const base = new URL(control.url);
   const basePath = base.pathname.replace(/\/+$/, '');
   const pacer = shared ?? createPacer();
-  const wire = createWire({ url: control.url, insecure: config.insecure, maxConnectionsPerLink: config.maxConnections, maxConnections: config.maxConnections, woke: () => pacer.realign() });
+  const wire = createWire({ url: control.url, insecure: config.insecure, maxConnectionsPerLink: config.maxConnections, maxConnections: config.maxConnections, woke: (now) => pacer.realign(now) });
   const link = wire.link();
   /** Devices online, with their call paths filled once (not per call). */
   const targets: Target[] = [];

@@ -70,7 +70,7 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
     insecure: config.target.insecure,
     maxConnectionsPerLink: config.target.maxConnectionsPerDevice,
     maxConnections: config.target.maxConnections,
-    woke: () => pacer.realign(),
+    woke: (now) => pacer.realign(now),
   });
   let onlineCount = 0;
   let drained: (() => void) | undefined;

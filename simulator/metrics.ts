@@ -108,9 +108,10 @@ export interface Recorder {
   /**
    * One outcome of a request that started at `startedAt` (clock.ts ms). A request the simulator
    * sent also says how late it left after its intended time (`lagMs`), `queuedMs` of it in a
-   * backlog (0: none); -1: not sent by the simulator (a poll's answer) or never sent.
+   * backlog (0: none); -1: not sent by the simulator (a poll's answer) or never sent. `endedAt`:
+   * when it ended, if the caller read the clock then (else now).
    */
-  record(path: PathName, outcome: Outcome, startedAt: number, timing: Timing, lagMs?: number, queuedMs?: number): void;
+  record(path: PathName, outcome: Outcome, startedAt: number, timing: Timing, lagMs?: number, queuedMs?: number, endedAt?: number): void;
   count(counter: CounterName, n?: number): void;
   /** A device of this fleet index has its polls on the wire. */
   online(index: number): void;
@@ -170,9 +171,9 @@ export function createRecorder(shipped = false): Recorder {
     return c;
   };
   return {
-    record(path, outcome, startedAt, timing, lagMs = -1, queuedMs = 0) {
+    record(path, outcome, startedAt, timing, lagMs = -1, queuedMs = 0, endedAt) {
       const c = cellOf(path, startedAt);
-      const now = monoNow();
+      const now = endedAt ?? monoNow();
       if (outcome === 'ok') {
         c.ok++;
         if (now >= steadyAt && now < endAt) c.okInWindow++;

@@ -28,9 +28,10 @@ export interface Pacer {
   readonly size: number;
   /**
    * The loop woke for something other than the pacer (I/O): run what is due, and re-aim the timer
-   * if this wake-up moved it out of its window. Cheap when nothing is to be done.
+   * if this wake-up moved it out of its window. Cheap when nothing is to be done. `at`: the clock's
+   * reading at this wake-up, when the caller has one.
    */
-  realign(): void;
+  realign(at?: number): void;
   /** Forget every entry; the pacer takes new ones afterwards. */
   clear(): void;
 }
@@ -149,9 +150,9 @@ export function createPacer(now: () => number = monoNow): Pacer {
     get size() {
       return heap.length;
     },
-    realign() {
+    realign(at) {
       if (!heap.length || immediate || armedFor === Infinity) return;
-      const t = now();
+      const t = at ?? now();
       // Where the timer wakes now: its whole millisecond plus the fraction the loop sleeps at.
       const wake = dueMs + (t - Math.floor(t));
       if (wake - armedFor <= LATE_MS && armedFor - wake <= EARLY_MS) return;

@@ -56,6 +56,18 @@ export function createRandom(seed: number): () => number {
 /** `value` rounded to the digits of `scale` (100: two decimals). */
 const round = (value: number, scale: number): number => Math.round(value * scale) / scale;
 
+/** The fraction of a whole number of hundredths as a number prints it: '', '.01', ... '.1', ... '.99'. */
+const FRACTIONS = Array.from({ length: 100 }, (_, i) => (i ? String(i / 100).slice(1) : ''));
+
+/**
+ * The text of `hundredths / 100` (a whole number, >= 0), as `${hundredths / 100}` prints it: a
+ * decimal of at most 15 significant digits prints as itself (trailing zeros dropped), so the whole
+ * part and a table's fraction give it without V8's conversion of a double, a runtime call each.
+ */
+export function hundredthsText(hundredths: number): string {
+  return hundredths < 1e15 ? `${Math.floor(hundredths / 100)}${FRACTIONS[hundredths % 100]}` : `${hundredths / 100}`;
+}
+
 /**
  * A device's payload source: each call returns the next message's values as a JSON object's text.
  * Written out here, not by JSON.stringify of an object made per message: a number prints in a
@@ -70,7 +82,7 @@ export function createPayloadSource(spec: ProfileSpec, seed: number, deviceIndex
     return () => {
       pulseCounter += Math.floor(random() * 25);
       battery = Math.max(0, battery - random() * 0.01);
-      return `{"pulseCounter":${pulseCounter},"leakage":${random() < 0.002},"batteryLevel":${round(battery, 100)}}`;
+      return `{"pulseCounter":${pulseCounter},"leakage":${random() < 0.002},"batteryLevel":${hundredthsText(Math.round(battery * 100))}}`;
     };
   }
   if (spec.kind === 'tracker') {
@@ -84,7 +96,7 @@ export function createPayloadSource(spec: ProfileSpec, seed: number, deviceIndex
       longitude = round(longitude + (random() - 0.5) * 0.001, 1e6);
       fuel = Math.max(0, fuel - speed * 0.0001);
       battery = Math.max(0, battery - random() * 0.005);
-      return `{"latitude":${latitude},"longitude":${longitude},"speed":${speed},"fuel":${round(fuel, 100)},"batteryLevel":${round(battery, 100)}}`;
+      return `{"latitude":${latitude},"longitude":${longitude},"speed":${speed},"fuel":${hundredthsText(Math.round(fuel * 100))},"batteryLevel":${hundredthsText(Math.round(battery * 100))}}`;
     };
   }
   // Each key with its quote and colon, and the comma before every key but the first.
@@ -93,8 +105,9 @@ export function createPayloadSource(spec: ProfileSpec, seed: number, deviceIndex
   return () => {
     let text = '{';
     for (let i = 0; i < prefixes.length; i++) {
-      levels[i] = round(Math.max(0, levels[i] + (random() - 0.5) * 10), 100);
-      text += prefixes[i] + levels[i];
+      const hundredths = Math.round(Math.max(0, levels[i] + (random() - 0.5) * 10) * 100);
+      levels[i] = hundredths / 100;
+      text += prefixes[i] + hundredthsText(hundredths);
     }
     return text + '}';
   };

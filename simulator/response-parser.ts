@@ -21,6 +21,15 @@ export interface ResponseReader {
   closeAfter: boolean;
   /** How long the connection may stay idle before the server may close it (0: not known before its first answer). */
   idleLimitMs: number;
+  /**
+   * The last head read on this connection (up to its empty line; '' for none, or when its answer
+   * closes the connection) and how it was read: a server repeats a head byte for byte until its
+   * Date header moves on, and a repeat is taken as read, without parsing it again.
+   */
+  lastHead: string;
+  lastStatus: number;
+  lastFraming: Framing;
+  lastLength: number;
 }
 
 /** Where a response goes: its status and, when wanted, its body. */
@@ -40,7 +49,9 @@ const KEEP_ALIVE_MARGIN_MS = 1_000;
 const KEEP_ALIVE_MAX_MS = 600_000;
 
 /** A new connection's reader. */
-export const newReader = (): ResponseReader => ({ buffer: '', framing: Framing.Head, remaining: 0, closeAfter: false, idleLimitMs: 0 });
+export const newReader = (): ResponseReader => ({
+  buffer: '', framing: Framing.Head, remaining: 0, closeAfter: false, idleLimitMs: 0, lastHead: '', lastStatus: 0, lastFraming: Framing.Head, lastLength: 0,
+});
 
 /** A request went out: what arrives next is the head of its response. */
 export function expectResponse(reader: ResponseReader): void {
@@ -67,31 +78,52 @@ function idleLimit(head: string): number {
   return seconds > 0 ? Math.min(KEEP_ALIVE_MAX_MS, seconds * 1000 - KEEP_ALIVE_MARGIN_MS) : IDLE_LIMIT_MS;
 }
 
+/**
+ * Read a head off the buffer into the reader and `target`: false while it is incomplete. After an
+ * interim (1xx) answer the reader still waits for a head.
+ */
+function readHead(reader: ResponseReader, target: ResponseTarget): boolean {
+  const end = reader.buffer.indexOf('\r\n\r\n');
+  if (end < 0) return false;
+  const text = reader.buffer.slice(0, end + 4);
+  const head = text.slice(0, end + 2).toLowerCase();
+  reader.buffer = reader.buffer.slice(end + 4);
+  const status = Number(head.slice(9, 12));
+  if (status >= 100 && status < 200) return true;
+  target.status = status;
+  reader.closeAfter = headerValue(head, '\r\nconnection:') === 'close';
+  if (reader.idleLimitMs === 0) reader.idleLimitMs = idleLimit(head); // the server's hint, read once a connection
+  const length = headerValue(head, '\r\ncontent-length:');
+  if (headerValue(head, '\r\ntransfer-encoding:')?.includes('chunked')) reader.framing = Framing.Chunked;
+  else if (length !== null) {
+    reader.framing = Framing.Length;
+    reader.remaining = Number(length);
+  } else if (status === 204 || status === 304) {
+    reader.framing = Framing.Length;
+    reader.remaining = 0;
+  } else {
+    reader.framing = Framing.UntilClose;
+    reader.closeAfter = true;
+  }
+  reader.lastHead = reader.closeAfter ? '' : text;
+  reader.lastStatus = status;
+  reader.lastFraming = reader.framing;
+  reader.lastLength = reader.remaining;
+  return true;
+}
+
 /** Parse what has arrived of the response into `target`: true once it is complete, false while more bytes are needed. */
 export function readResponse(reader: ResponseReader, target: ResponseTarget): boolean {
   for (;;) {
     if (reader.framing === Framing.Head) {
-      const end = reader.buffer.indexOf('\r\n\r\n');
-      if (end < 0) return false;
-      const head = reader.buffer.slice(0, end + 2).toLowerCase();
-      reader.buffer = reader.buffer.slice(end + 4);
-      const status = Number(head.slice(9, 12));
-      if (status >= 100 && status < 200) continue; // 100 Continue and the like
-      target.status = status;
-      reader.closeAfter = headerValue(head, '\r\nconnection:') === 'close';
-      if (reader.idleLimitMs === 0) reader.idleLimitMs = idleLimit(head); // the server's hint, read once a connection
-      const length = headerValue(head, '\r\ncontent-length:');
-      if (headerValue(head, '\r\ntransfer-encoding:')?.includes('chunked')) reader.framing = Framing.Chunked;
-      else if (length !== null) {
-        reader.framing = Framing.Length;
-        reader.remaining = Number(length);
-      } else if (status === 204 || status === 304) {
-        reader.framing = Framing.Length;
-        reader.remaining = 0;
-      } else {
-        reader.framing = Framing.UntilClose;
-        reader.closeAfter = true;
-      }
+      if (reader.lastHead && reader.buffer.startsWith(reader.lastHead)) {
+        reader.buffer = reader.buffer.slice(reader.lastHead.length);
+        target.status = reader.lastStatus;
+        reader.closeAfter = false;
+        reader.framing = reader.lastFraming;
+        reader.remaining = reader.lastLength;
+      } else if (!readHead(reader, target)) return false;
+      else if (reader.framing === Framing.Head) continue; // 100 Continue and the like
     }
     if (reader.framing === Framing.Length) {
       if (reader.buffer.length < reader.remaining) return false;

@@ -29,9 +29,10 @@ export interface Exchange {
   owner: unknown;
   /** Called once the request's bytes are handed to the system (a device's first poll is open). */
   onWritten: ((exchange: Exchange) => void) | null;
-  /** Set by the wire: when it went into the link's backlog (0: it never waited there), when it was written (0: never). */
+  /** Set by the wire: when it went into the link's backlog (0: it never waited there), when it was written (0: never), when it ended. */
   queuedAt: number;
   sentAt: number;
+  endedAt: number;
   /** The answer's status and (when wanted) body. */
   status: number;
   body: string;
@@ -40,7 +41,7 @@ export interface Exchange {
 }
 
 export function exchange(path: PathName | null, text: string, wantBody: boolean, intendedAt: number, limitMs: number, done: (e: Exchange) => void, owner: unknown): Exchange {
-  return { path, text, wantBody, intendedAt, limitMs, done, owner, onWritten: null, queuedAt: 0, sentAt: 0, status: 0, body: '', failure: null };
+  return { path, text, wantBody, intendedAt, limitMs, done, owner, onWritten: null, queuedAt: 0, sentAt: 0, endedAt: 0, status: 0, body: '', failure: null };
 }
 
 export interface WireOptions {
@@ -52,8 +53,8 @@ export interface WireOptions {
   maxConnectionsPerLink: number;
   /** Connections the whole process may hold (its descriptor budget). */
   maxConnections: number;
-  /** Called once what a socket brought is handled (the loop woke for it): the pacer's realign(). */
-  woke?: () => void;
+  /** Called once what a socket brought is handled (the loop woke for it, at `now`): the pacer's realign(). */
+  woke?: (now: number) => void;
 }
 
 export interface Link {
@@ -118,8 +119,6 @@ export function createWire(options: WireOptions): Wire {
    */
   let nextLimitAt = Infinity;
   const woke = options.woke ?? (() => {});
-  // Plain TCP reads into one shared buffer, bypassing the stream machinery (`onread`); the options are the same for every connection.
-  const tcpOptions = { ...socketOptions, onread: { buffer: READ_BUFFER, callback: onRead } };
 
   function write(conn: Conn, ex: Exchange, now: number): void {
     conn.current = ex;
@@ -148,23 +147,25 @@ export function createWire(options: WireOptions): Wire {
 
   function drop(ex: Exchange): void {
     ex.failure = 'dropped';
+    ex.endedAt = monoNow();
     ex.done(ex);
   }
 
   /** The connection is free: the next request of its link's backlog, or idle. */
-  function release(conn: Conn): void {
+  function release(conn: Conn, now: number): void {
     conn.current = null;
     if (conn.closeAfter) return retire(conn, true);
-    const now = monoNow();
     const next = dequeue(conn.link, now);
     if (next) return write(conn, next, now);
     conn.idleSince = now;
     conn.link.idle.push(conn);
   }
 
-  function finish(conn: Conn): void {
+  /** Its answer is complete, read at `now`. */
+  function finish(conn: Conn, now: number): void {
     const ex = conn.current as Exchange;
-    release(conn);
+    ex.endedAt = now;
+    release(conn, now);
     ex.done(ex);
   }
 
@@ -174,6 +175,7 @@ export function createWire(options: WireOptions): Wire {
     retire(conn, false);
     if (!ex) return;
     ex.failure = failure;
+    ex.endedAt = monoNow();
     ex.done(ex);
   }
 
@@ -204,9 +206,12 @@ export function createWire(options: WireOptions): Wire {
   }
 
   function open(link: LinkState, ex: Exchange): void {
-    // TLS reads through 'data'.
-    const socket = tls ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure }) : connectTcp(tcpOptions);
-    const conn: Conn = { ...newReader(), socket, link, current: null, idleSince: 0, slot: conns.length };
+    const conn = { ...newReader(), link, current: null, idleSince: 0, slot: conns.length } as Omit<Conn, 'socket'> as Conn;
+    // Plain TCP reads into one shared buffer, bypassing the stream machinery (`onread`), told of its
+    // connection (no lookup on the socket per read); TLS reads through 'data'.
+    const onread = { buffer: READ_BUFFER, callback: (bytes: number) => onRead(conn, bytes) };
+    const socket = tls ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure }) : connectTcp({ ...socketOptions, onread });
+    conn.socket = socket;
     (socket as OwnedSocket)[CONN] = conn;
     conns.push(conn);
     link.open++;
@@ -219,20 +224,20 @@ export function createWire(options: WireOptions): Wire {
     write(conn, ex, monoNow());
   }
 
-  // The socket's handlers are shared by every connection: `this` is the socket, which knows its connection.
-  function received(conn: Conn, text: string): void {
+  /** What a read brought, at `now` (one reading of the clock for the answer's end, the connection's idle time and the pacer). */
+  function received(conn: Conn, text: string, now: number): void {
     conn.buffer += text;
-    if (conn.current && readResponse(conn, conn.current)) finish(conn);
+    if (conn.current && readResponse(conn, conn.current)) finish(conn, now);
+    woke(now);
   }
   /** One char per byte (latin1): lengths count bytes. */
-  function onRead(this: OwnedSocket, bytes: number): boolean {
-    received(this[CONN], READ_BUFFER.toString('latin1', 0, bytes));
-    woke();
+  function onRead(conn: Conn, bytes: number): boolean {
+    received(conn, READ_BUFFER.toString('latin1', 0, bytes), monoNow());
     return true;
   }
+  // The other handlers are shared by every connection: `this` is the socket, which knows its connection.
   function onData(this: OwnedSocket, chunk: Buffer): void {
-    received(this[CONN], chunk.toString('latin1'));
-    woke();
+    received(this[CONN], chunk.toString('latin1'), monoNow());
   }
   function onError(this: OwnedSocket, error: Error): void {
     fail(this[CONN], classifyError(error));
@@ -240,7 +245,7 @@ export function createWire(options: WireOptions): Wire {
   function onClose(this: OwnedSocket): void {
     const conn = this[CONN];
     // A body framed by the end of the connection is complete now; any other request in flight was cut.
-    if (conn.current && endsAtClose(conn)) finish(conn);
+    if (conn.current && endsAtClose(conn)) finish(conn, monoNow());
     else fail(conn, 'reset');
   }
 
@@ -257,7 +262,7 @@ export function createWire(options: WireOptions): Wire {
         else nextLimitAt = Math.min(nextLimitAt, ex.intendedAt + ex.limitMs);
       }
     }
-    woke();
+    woke(now);
   }
   const sweeper = setInterval(sweep, SWEEP_MS);
 
