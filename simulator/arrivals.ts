@@ -30,12 +30,13 @@ export function startArrivals(pacer: Pacer, options: ArrivalOptions): Arrivals {
     issued++;
     options.send(at);
     // This turn may be late: every arrival due by now goes too, each with its own time.
-    const now = pacer.now();
+    let now = pacer.now();
     for (let next = due(issued); next <= now + EARLY_MS; next = due(issued)) {
       issued++;
       options.send(next);
+      now = pacer.now();
     }
-    pacer.at(due(issued), run, null);
+    pacer.at(due(issued), run, null, now);
   };
   pacer.at(due(0), run, null);
   return {

@@ -22,8 +22,8 @@ const LATE_MS = 0.25;
 export interface Pacer {
   /** The clock the pacer reads (clock.ts ms). */
   now(): number;
-  /** Run `run(arg, at)` at clock.ts time `at` (at once when that is past). */
-  at<T>(at: number, run: (arg: T, at: number) => void, arg: T): void;
+  /** Run `run(arg, at)` at clock.ts time `at` (at once when that is past); `now`: the clock's reading, when the caller has just taken one. */
+  at<T>(at: number, run: (arg: T, at: number) => void, arg: T, now?: number): void;
   /** Entries waiting. */
   readonly size: number;
   /**
@@ -44,6 +44,8 @@ interface Entry {
 
 export function createPacer(now: () => number = monoNow): Pacer {
   const heap: Entry[] = [];
+  /** Entries that have run, filled again by the next at(): no object made per planned send. */
+  const spare: Entry[] = [];
   /** The one timer, kept between arms so that it can be re-armed in place; its duration (ms). */
   let timer: NodeJS.Timeout | undefined;
   let timerDelay = 0;
@@ -130,7 +132,10 @@ export function createPacer(now: () => number = monoNow): Pacer {
     // Entries run may add entries (a loop's next turn), due now or later: run until none is due.
     for (let t = now(); heap.length && heap[0].at <= t + EARLY_MS; t = now()) {
       const entry = pop();
-      (entry.run as (arg: unknown, at: number) => void)(entry.arg, entry.at);
+      const { at, run, arg } = entry;
+      entry.arg = undefined;
+      spare.push(entry);
+      (run as (arg: unknown, at: number) => void)(arg, at);
     }
     // A timer armed for an entry that has run (realign ran it early) would wake the process for nothing:
     // it is aimed at the earliest entry left, or cleared.
@@ -140,9 +145,15 @@ export function createPacer(now: () => number = monoNow): Pacer {
 
   return {
     now,
-    at(at, run, arg) {
-      push({ at, run: run as Entry['run'], arg });
-      const t = now();
+    at(at, run, arg, t = now()) {
+      const entry = spare.pop();
+      if (!entry) push({ at, run: run as Entry['run'], arg });
+      else {
+        entry.at = at;
+        entry.run = run as Entry['run'];
+        entry.arg = arg;
+        push(entry);
+      }
       // Due already: on this turn of the loop once its I/O is done, not inside the caller.
       if (at <= t + EARLY_MS) immediate ??= setImmediate(onImmediate);
       else if (!immediate) arm(t);
@@ -162,6 +173,7 @@ export function createPacer(now: () => number = monoNow): Pacer {
     },
     clear() {
       heap.length = 0;
+      spare.length = 0;
       disarm();
       if (immediate) clearImmediate(immediate);
       immediate = undefined;

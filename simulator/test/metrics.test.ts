@@ -35,6 +35,18 @@ describe('metrics', () => {
     expect(timeline.p99PerSecond).toHaveLength(4);
   });
 
+  it('times a request to the end its caller read, or else to the moment it is recorded', () => {
+    const recorder = createRecorder();
+    const aggregate = createAggregate();
+    const startedAt = monoNow() - 60_000;
+    recorder.record('telemetry', 'ok', startedAt, 'intended', 0, 0, startedAt + 5);
+    aggregate.absorb(recorder.drain(), 0);
+    expect(latencyStats(aggregate.phases.warmup.get('telemetry')!.histogram)).toMatchObject({ count: 1, max: 5 });
+    recorder.record('telemetry', 'ok', startedAt, 'intended', 0, 0);
+    aggregate.absorb(recorder.drain(), 1);
+    expect(latencyStats(aggregate.phases.warmup.get('telemetry')!.histogram).max).toBeGreaterThanOrEqual(60_000);
+  });
+
   it('puts a request in the phase its start belongs to, not its end', () => {
     const recorder = createRecorder();
     const aggregate = createAggregate();

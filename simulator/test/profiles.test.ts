@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPayloadSource, parseProfile, profileKeys, ProfileError, type ProfileSpec } from '../profiles.js';
+import { createPayloadSource, hundredthsText, parseProfile, profileKeys, ProfileError, type ProfileSpec } from '../profiles.js';
 
 describe('payload profiles', () => {
   it('parses the profile names and refuses others', () => {
@@ -28,6 +28,13 @@ describe('payload profiles', () => {
     expect(run(7, 3)).toEqual(run(7, 3));
     expect(run(7, 3)).not.toEqual(run(8, 3));
     expect(run(7, 3)).not.toEqual(run(7, 4));
+  });
+
+  it('prints a number of hundredths exactly as the number itself prints', () => {
+    const wrong: number[] = [];
+    for (let n = 0; n < 300_000; n++) if (hundredthsText(n) !== String(n / 100)) wrong.push(n);
+    for (const n of [99_999_999_999_999, 123_456_789_012_345, 999_999_999_999_999, 1e15, 1e15 + 1, 2 ** 53 - 1]) if (hundredthsText(n) !== String(n / 100)) wrong.push(n);
+    expect(wrong).toEqual([]);
   });
 
   it('keeps a smart meter counter monotonic', () => {

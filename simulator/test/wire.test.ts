@@ -64,7 +64,13 @@ describe('the wire', () => {
 
   it('reads the status and body of answers framed by length, by chunks, by close, and of none, on kept-alive connections', async () => {
     const link = make(1).link();
-    expect(await send(link, 'POST', '/length', '{"a":1}')).toMatchObject({ status: 202, body: 'hello', failure: null });
+    const before = monoNow();
+    const first = await send(link, 'POST', '/length', '{"a":1}');
+    expect(first).toMatchObject({ status: 202, body: 'hello', failure: null });
+    // Its end is when its answer was read: after it was sent, by the time it was handed over.
+    expect(first.endedAt).toBeGreaterThanOrEqual(first.sentAt);
+    expect(first.sentAt).toBeGreaterThanOrEqual(before);
+    expect(first.endedAt).toBeLessThanOrEqual(monoNow());
     const chunked = await send(link, 'POST', '/chunked', '{"b":"ü"}');
     expect(chunked).toMatchObject({ status: 201, failure: null });
     expect(Buffer.from(chunked.body, 'latin1').toString()).toBe('{"part":1}{"part":"ü"}');
@@ -136,6 +142,8 @@ describe('the wire', () => {
     expect(a.failure).toBe('timeout');
     expect(a.sentAt).toBeGreaterThan(0);
     expect(b).toMatchObject({ failure: 'dropped', sentAt: 0 });
+    // Each ended past its limit, and says when.
+    for (const ex of [a, b]) expect(ex.endedAt - ex.intendedAt).toBeGreaterThan(150);
     expect(link.open).toBe(0);
   });
 
