@@ -206,12 +206,13 @@ export function createWire(options: WireOptions): Wire {
   }
 
   function open(link: LinkState, ex: Exchange): void {
-    const conn = { ...newReader(), link, current: null, idleSince: 0, slot: conns.length } as Omit<Conn, 'socket'> as Conn;
     // Plain TCP reads into one shared buffer, bypassing the stream machinery (`onread`), told of its
     // connection (no lookup on the socket per read); TLS reads through 'data'.
     const onread = { buffer: READ_BUFFER, callback: (bytes: number) => onRead(conn, bytes) };
     const socket = tls ? connectTls({ ...socketOptions, servername: url.hostname, rejectUnauthorized: !options.insecure }) : connectTcp({ ...socketOptions, onread });
-    conn.socket = socket;
+    // Object.assign onto the reader, not a spread of it: spread copies went to dictionary mode, a map
+    // per connection, and every access to a connection was a megamorphic lookup (V8's IC log).
+    const conn: Conn = Object.assign(newReader(), { socket, link, current: null, idleSince: 0, slot: conns.length });
     (socket as OwnedSocket)[CONN] = conn;
     conns.push(conn);
     link.open++;
