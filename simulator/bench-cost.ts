@@ -49,7 +49,7 @@ export interface CostFigures {
 }
 
 /** A side measured in several alternating rounds: the figures of its median round, and every round's cost. */
-export type RoundFigures = CostFigures & { roundsMicrosPerRequest: number[] };
+export type RoundFigures = CostFigures & { roundsMicrosPerRequest: number[]; roundsMajorGcs: number[] };
 
 export interface SimulatorCost {
   /** Telemetry messages per second offered by every side. */
@@ -143,9 +143,9 @@ export function medianBy<T>(items: T[], value: (item: T) => number): T {
 
 const perRequest = (c: CostFigures) => c.cpuMicrosPerRequest;
 
-/** The round with the median cost per request, with every round's cost beside it. */
-export function medianRound<T extends CostFigures>(rounds: T[]): T & { roundsMicrosPerRequest: number[] } {
-  return { ...medianBy(rounds, perRequest), roundsMicrosPerRequest: rounds.map(perRequest) };
+/** The round with the median cost per request, with every round's cost and major GCs in its window beside it. */
+export function medianRound<T extends CostFigures>(rounds: T[]): T & { roundsMicrosPerRequest: number[]; roundsMajorGcs: number[] } {
+  return { ...medianBy(rounds, perRequest), roundsMicrosPerRequest: rounds.map(perRequest), roundsMajorGcs: rounds.map((c) => c.window.majorGcs) };
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;

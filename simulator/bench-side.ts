@@ -72,7 +72,11 @@ type FromChild = { type: 'ready' } | { type: 'started' } | { type: 'ran'; cost: 
 // reducer itself. Measured on the mixed side (2 rounds, exclusive; marginal µs a request, reducing
 // GCs in the child): no memory reducer 151.1 / 142.9, none; a forced GC before each run 228.6 /
 // 185.1, two each; neither 152.9 / 186.1, none then two. Every side gets the same options.
-const CHILD_NODE_OPTIONS = ['--no-memory-reducer', '--expose-gc'];
+// Nor is there a forced GC between a child's warm-up run and its measured run (with --expose-gc):
+// with the reducer off and the window 2 s / 12 s into the run, no mark-compact fell into a measured
+// window with or without it (window.majorGcs), and it did not narrow the rounds (see
+// simulator/README.md, "What it costs").
+const CHILD_NODE_OPTIONS = ['--no-memory-reducer'];
 
 /** A promise with its settling functions, for a message yet to come. */
 function deferred<T>() {
@@ -234,7 +238,6 @@ function runInChild(): void {
   process.on('message', (message: ToChild) => {
     if (message.type === 'side') run = runner(message.side);
     else if (run) {
-      if (message.window && process.env.DHI_BENCH_GC === '1') (globalThis as { gc?: () => void }).gc?.();
       const meter = windowMeter(message.window, gcs, () => send({ type: 'started' }));
       run(message.ms, message.rate, meter)
         .then((cost) => ({ ...cost, window: meter.end() }))

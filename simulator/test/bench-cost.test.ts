@@ -66,6 +66,7 @@ describe('dhi bench --simulator', () => {
     expect(simulatorCost).toMatchObject({ rate: 200, rounds: 1 });
     for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed, simulatorCost.mixed.floor]) {
       expect(side.roundsMicrosPerRequest).toEqual([side.cpuMicrosPerRequest]);
+      expect(side.roundsMajorGcs).toEqual([side.window.majorGcs]);
     }
     for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator]) {
       expect(side.warmUp).toMatchObject({ durationMs: 1500 });

@@ -63,9 +63,9 @@ describe('dhi bench', () => {
   it('takes the median round', () => {
     const run = (requestsPerSecond: number) => ({ requestsPerSecond }) as BenchFigures;
     expect(medianRun([run(5), run(9), run(7)]).requestsPerSecond).toBe(7);
-    const cost = (cpuMicrosPerRequest: number, requests: number) => ({ cpuMicrosPerRequest, requests }) as CostFigures;
-    // The median round's own figures, and every round's cost in the order run.
-    expect(medianRound([cost(80, 1), cost(40, 2), cost(60, 3)])).toMatchObject({ cpuMicrosPerRequest: 60, requests: 3, roundsMicrosPerRequest: [80, 40, 60] });
+    const cost = (cpuMicrosPerRequest: number, requests: number, majorGcs = 0) => ({ cpuMicrosPerRequest, requests, window: { majorGcs } }) as CostFigures;
+    // The median round's own figures, and every round's cost and major GCs in the order run.
+    expect(medianRound([cost(80, 1, 1), cost(40, 2), cost(60, 3)])).toMatchObject({ cpuMicrosPerRequest: 60, requests: 3, roundsMicrosPerRequest: [80, 40, 60], roundsMajorGcs: [1, 0, 0] });
   });
 
   it("takes each side's median server CPU, whichever round had the median rate, and reads the ratio like the throughput's", () => {
