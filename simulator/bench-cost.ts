@@ -16,9 +16,11 @@
 // Each side runs twice in its child: once unmeasured (`warmUp`: at a few hundred requests a second
 // V8 is still optimizing the simulator's paths many seconds into a run), then once more, its CPU read
 // over a window of the bench duration that begins once every device is online and its connections
-// are open (`window.fromMs` into the load) and ends before the stop. So what a run pays once (devices
-// coming online, connections, the stop) stays out of the figure; it
-// is reported apart as `fixedCpuMs`, next to the whole run's plain average (`wholeRunMicrosPerRequest`).
+// are open (`window.fromMs` into the load) and ends before the stop, over the requests that ended in
+// that window, counted (`window.requests`: read with the CPU at each edge, so a rate that is not
+// steady changes nothing). So what a run pays once (devices coming online, connections, the stop)
+// stays out of the figure; it is reported apart as `fixedCpuMs`, next to the whole run's plain
+// average (`wholeRunMicrosPerRequest`).
 import { startSide, type BenchSide, type RunCost, type SideChild, type Window } from './bench-side.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type SimulationConfig } from './simulation.js';
 import { fill, type Templates } from './routes.js';
@@ -26,7 +28,7 @@ import { applyOverrides, builtinScenario } from './scenario.js';
 import { round1 } from './report/format.js';
 
 export interface CostFigures {
-  /** Requests in the window: the measured run's request rate (its requests over its load's length) times the window's length. */
+  /** Requests in the window: those that ended between its two readings, counted (= window.requests). */
   requests: number;
   /** CPU over the window. */
   cpuMs: number;
@@ -36,14 +38,18 @@ export interface CostFigures {
   fixedCpuMs: number;
   /** The measured run's CPU over its requests, fixed cost included. */
   wholeRunMicrosPerRequest: number;
-  /** The measured window: from `fromMs` after the load began, for the bench duration. */
-  window: { fromMs: number; durationMs: number };
+  /**
+   * The measured window: asked from `fromMs` after the load began, for the bench duration; as read,
+   * `ms` between its two readings (dhi simulate's fall on its once-a-second drains, at or past the
+   * edges asked), `requests` that ended between them, the `majorGcs` (mark-compacts) in it.
+   */
+  window: { fromMs: number; durationMs: number; ms: number; requests: number; majorGcs: number };
   /** The unmeasured first run, in the same child before the measured one. */
   warmUp: { durationMs: number; requests: number };
 }
 
 /** A side measured in several alternating rounds: the figures of its median round, and every round's cost. */
-export type RoundFigures = CostFigures & { roundsMicrosPerRequest: number[] };
+export type RoundFigures = CostFigures & { roundsMicrosPerRequest: number[]; roundsMajorGcs: number[] };
 
 export interface SimulatorCost {
   /** Telemetry messages per second offered by every side. */
@@ -105,17 +111,17 @@ const TELEMETRY_DEVICES = 100;
 const MIXED_DEVICES = 500;
 const MIXED_RATE = 50;
 
-/** A side's figures from its warm-up and its measured run (whose CPU was also read over the window of `timing`). */
+/** A side's figures from its warm-up and its measured run (whose CPU and requests were also read over the window of `timing`). */
 export function windowCost(warmUp: RunCost, run: RunCost, timing: Timing): CostFigures {
-  const requests = run.loadMs > 0 ? Math.round((run.requests * timing.durationMs) / run.loadMs) : 0;
-  const perRequest = requests > 0 ? run.windowCpuMicros / requests : 0;
+  const { requests, cpuMicros, ms, majorGcs } = run.window;
+  const perRequest = requests > 0 ? cpuMicros / requests : 0;
   return {
     requests,
-    cpuMs: Math.round(run.windowCpuMicros / 1000),
+    cpuMs: Math.round(cpuMicros / 1000),
     cpuMicrosPerRequest: round1(perRequest),
     fixedCpuMs: Math.round((run.cpuMicros - run.requests * perRequest) / 1000),
     wholeRunMicrosPerRequest: run.requests ? round1(run.cpuMicros / run.requests) : 0,
-    window: { fromMs: timing.settleMs, durationMs: timing.durationMs },
+    window: { fromMs: timing.settleMs, durationMs: timing.durationMs, ms, requests, majorGcs },
     warmUp: { durationMs: timing.warmUpMs, requests: warmUp.requests },
   };
 }
@@ -137,9 +143,9 @@ export function medianBy<T>(items: T[], value: (item: T) => number): T {
 
 const perRequest = (c: CostFigures) => c.cpuMicrosPerRequest;
 
-/** The round with the median cost per request, with every round's cost beside it. */
-export function medianRound<T extends CostFigures>(rounds: T[]): T & { roundsMicrosPerRequest: number[] } {
-  return { ...medianBy(rounds, perRequest), roundsMicrosPerRequest: rounds.map(perRequest) };
+/** The round with the median cost per request, with every round's cost and major GCs in its window beside it. */
+export function medianRound<T extends CostFigures>(rounds: T[]): T & { roundsMicrosPerRequest: number[]; roundsMajorGcs: number[] } {
+  return { ...medianBy(rounds, perRequest), roundsMicrosPerRequest: rounds.map(perRequest), roundsMajorGcs: rounds.map((c) => c.window.majorGcs) };
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;

@@ -131,11 +131,11 @@ export const medianRun = (runs: BenchFigures[]): BenchFigures => medianBy(runs, 
 /** The simulator's CPU per request (dhi bench --simulator): telemetry beside autocannon and the paced floor, then mixed beside its floor. */
 export function printSimulatorCost(simulatorCost: SimulatorCost): void {
   const { autocannon: a, pacedFloor: f, simulator: s, mixed: m } = simulatorCost;
-  const fixed = (c: CostFigures) => `fixed ${c.fixedCpuMs} ms a run, whole run ${c.wholeRunMicrosPerRequest} µs/request`;
+  const fixed = (c: CostFigures) => `${c.window.requests} requests and ${c.window.majorGcs} major GC(s) in ${c.window.ms / 1000}s, fixed ${c.fixedCpuMs} ms a run, whole run ${c.wholeRunMicrosPerRequest} µs/request`;
   const rounds = (c: RoundFigures) => (c.roundsMicrosPerRequest.length > 1 ? `rounds ${c.roundsMicrosPerRequest.join(', ')}; ` : '');
   const paired = (ratios: number[]) => (ratios.length > 1 ? ` (median of each round's ratio of its two runs side by side: ${ratios.join(', ')})` : '');
   const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} rounds, ` : '';
-  const runs = (c: CostFigures) => `after a ${c.warmUp.durationMs / 1000}s warm-up, CPU over ${c.window.durationMs / 1000}s from ${c.window.fromMs / 1000}s into the next run`;
+  const runs = (c: CostFigures) => `after a ${c.warmUp.durationMs / 1000}s warm-up, CPU over ${c.window.durationMs / 1000}s from ${c.window.fromMs / 1000}s into the next run, over the requests that ended in it`;
   console.log(`CPU per request on telemetry at ${simulatorCost.rate}/s (${median}${runs(s)}): autocannon ${a.cpuMicrosPerRequest} µs (${rounds(a)}${fixed(a)}), paced floor ${f.cpuMicrosPerRequest} µs (${f.devices} devices, run at the same time as dhi simulate; ${rounds(f)}${fixed(f)}), dhi simulate ${s.cpuMicrosPerRequest} µs (${rounds(s)}${fixed(s)}); simulate / autocannon ${simulatorCost.ratio} (ratio of the medians), simulate / paced floor ${simulatorCost.floorRatio}${paired(simulatorCost.floorRatioRounds)}`);
   console.log(`CPU per request, mixed scenario (${m.devices} devices, rpc ${m.rpcRate}/s, attributes ${m.attrRate}/s; ${median}${runs(m)}): ${m.cpuMicrosPerRequest} µs (${rounds(m)}${fixed(m)}); paced floor at its rate, at the same time (${m.floor.rate} requests/s, ${m.floor.devices} devices) ${m.floor.cpuMicrosPerRequest} µs (${rounds(m.floor)}${fixed(m.floor)}); mixed / floor ${m.floorRatio}${paired(m.floorRatioRounds)}`);
 }

@@ -34,8 +34,15 @@ interface Conn {
   idle: Conn[];
 }
 
-/** Runs the paced load; resolves with the number of answers received and the connections opened. */
-export function pacedFloorRun(options: PacedFloorOptions): Promise<{ answered: number; connections: number }> {
+/** A paced load under way: the answers so far at any time, and its end. */
+export interface PacedFloorRun {
+  answered(): number;
+  /** Resolves with the number of answers received and the connections opened. */
+  done: Promise<{ answered: number; connections: number }>;
+}
+
+/** Starts the paced load. */
+export function pacedFloorRun(options: PacedFloorOptions): PacedFloorRun {
   const { hostname, port, host } = new URL(options.url);
   const request = `POST ${options.path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(options.body)}\r\n\r\n${options.body}`;
   const idle: Conn[][] = Array.from({ length: options.devices }, () => []);
@@ -45,7 +52,7 @@ export function pacedFloorRun(options: PacedFloorOptions): Promise<{ answered: n
   let answered = 0;
   let issued = 0;
 
-  return new Promise((resolve, reject) => {
+  const done = new Promise<{ answered: number; connections: number }>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       clearTimeout(timer);
@@ -95,4 +102,5 @@ export function pacedFloorRun(options: PacedFloorOptions): Promise<{ answered: n
     };
     timer = setTimeout(fire, Math.max(1, Math.round(gapMs)));
   });
+  return { answered: () => answered, done };
 }

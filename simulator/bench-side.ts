@@ -6,11 +6,13 @@
 // point after the load began); it says when each run's load begins, so that the parent can start
 // another side's run beside it (bench-cost.ts runs the paced floor and dhi simulate at the same
 // time). The parent forks it, sends the side, then the runs, and ends it.
+import { constants, PerformanceObserver, type NodeGCPerformanceDetail } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { forkModule } from './child.js';
 import { pacedFloorRun } from './bench-paced-floor.js';
+import { requestsEnded } from './requests-ended.js';
 import { simulate } from './simulate.js';
-import type { SimulationConfig } from './simulation.js';
+import type { EngineEvent, SimulationConfig } from './simulation.js';
 
 /** What one side sends: the same telemetry request for autocannon and the floor (`url` + `path`). */
 export type BenchSide =
@@ -25,8 +27,20 @@ export interface RunCost {
   loadMs: number;
   /** The child's CPU (user + system, every thread) over the run. */
   cpuMicros: number;
-  /** The child's CPU over the window asked (0 without one). */
-  windowCpuMicros: number;
+  /** The window asked, between its two readings (all 0 without one). */
+  window: WindowCost;
+}
+
+/** A window of a run as read: at each edge the child's CPU so far and the requests ended so far. */
+export interface WindowCost {
+  /** The child's CPU between the two readings. */
+  cpuMicros: number;
+  /** The requests that ended between them (answered, failed or timed out), counted one by one. */
+  requests: number;
+  /** The time between them. */
+  ms: number;
+  /** Major GCs (mark-compacts) that began between them. */
+  majorGcs: number;
 }
 
 /** A part of a run's load: from `fromMs` after it began, for `ms`. */
@@ -58,6 +72,10 @@ type FromChild = { type: 'ready' } | { type: 'started' } | { type: 'ran'; cost: 
 // reducer itself. Measured on the mixed side (2 rounds, exclusive; marginal µs a request, reducing
 // GCs in the child): no memory reducer 151.1 / 142.9, none; a forced GC before each run 228.6 /
 // 185.1, two each; neither 152.9 / 186.1, none then two. Every side gets the same options.
+// Nor is there a forced GC between a child's warm-up run and its measured run (with --expose-gc):
+// with the reducer off and the window 2 s / 12 s into the run, no mark-compact fell into a measured
+// window with or without it (window.majorGcs), and it did not narrow the rounds (see
+// simulator/README.md, "What it costs").
 const CHILD_NODE_OPTIONS = ['--no-memory-reducer'];
 
 /** A promise with its settling functions, for a message yet to come. */
@@ -115,70 +133,114 @@ function cpuNow(): number {
   return user + system;
 }
 
-/** Reads the CPU spent over `window` of a load that begins when `begin` is called. */
-function windowMeter(window: Window | undefined) {
-  let from = 0;
-  let to = 0;
+/** When this child's major GCs began (performance.now() ms), as V8 reports them. */
+function majorGcLog() {
+  const starts: number[] = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if ((entry as unknown as { detail: NodeGCPerformanceDetail }).detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) starts.push(entry.startTime);
+  }).observe({ entryTypes: ['gc'] });
+  return { between: (from: number, to: number) => starts.filter((at) => at >= from && at < to).length };
+}
+
+/** One edge of a window: the CPU so far, the requests ended so far, when. */
+interface Reading {
+  cpu: number;
+  requests: number;
+  at: number;
+}
+
+/**
+ * Reads `window` of a run: at each edge the CPU and the requests ended so far, read together. A
+ * side that can say at any moment how many of its requests ended (autocannon, the paced floor) is
+ * read by timers at the window's edges; dhi simulate knows it at its drains of its measurements
+ * (once a second), and its edges are the first drains at or past the window's edges.
+ */
+function windowMeter(window: Window | undefined, gcs: ReturnType<typeof majorGcLog>, began: () => void) {
+  let start = 0;
+  let from: Reading | undefined;
+  let to: Reading | undefined;
   const timers: NodeJS.Timeout[] = [];
+  const read = (requests: number): Reading => ({ cpu: cpuNow(), requests, at: performance.now() });
   return {
-    begin() {
-      if (!window) return;
-      timers.push(setTimeout(() => (from = cpuNow()), window.fromMs), setTimeout(() => (to = cpuNow()), window.fromMs + window.ms));
+    /** The load began; `ended`: the requests ended so far, readable at any time. */
+    begin(ended?: () => number) {
+      start = performance.now();
+      began();
+      if (window && ended) timers.push(setTimeout(() => (from = read(ended())), window.fromMs), setTimeout(() => (to = read(ended())), window.fromMs + window.ms));
     },
-    /** The window's CPU; a window the load did not outlast is an error, not a figure. */
-    end(): number {
+    /** The requests ended so far, known now: an edge if the window's edge has come. */
+    point(ended: number) {
+      if (!window || to) return;
+      const elapsed = performance.now() - start;
+      if (!from) from = elapsed >= window.fromMs ? read(ended) : undefined;
+      else if (elapsed >= window.fromMs + window.ms) to = read(ended);
+    },
+    /** The window as read; one the load did not outlast is an error, not a figure. */
+    end(): WindowCost {
       for (const timer of timers) clearTimeout(timer);
-      if (window && !to) throw new Error(`the run ended before its measured window did (${window.fromMs + window.ms} ms after the load began)`);
-      return to - from;
+      if (!window) return { cpuMicros: 0, requests: 0, ms: 0, majorGcs: 0 };
+      if (!from || !to) throw new Error(`the run ended before its measured window did (${window.fromMs + window.ms} ms after the load began)`);
+      return { cpuMicros: to.cpu - from.cpu, requests: to.requests - from.requests, ms: Math.round(to.at - from.at), majorGcs: gcs.between(from.at, to.at) };
     },
   };
 }
 
-/** A run of the side for `ms` at `rate`, measured over its load (the simulator's: over its run window, without creating and deleting the fleet); `started` when the load begins. */
-function runner(side: BenchSide): (ms: number, rate: number | undefined, started: () => void) => Promise<Omit<RunCost, 'windowCpuMicros'>> {
+type Meter = ReturnType<typeof windowMeter>;
+
+/** A load under way: the requests it ended so far, and its whole count once it is over. */
+interface Load {
+  ended(): number;
+  done: Promise<number>;
+}
+
+/** A run of the side for `ms` at `rate`, measured over its load (the simulator's: over its run window, without creating and deleting the fleet); the meter hears when the load begins and how many requests ended. */
+function runner(side: BenchSide): (ms: number, rate: number | undefined, meter: Meter) => Promise<Omit<RunCost, 'window'>> {
   if (side.kind === 'simulator') {
-    return async (durationMs, _rate, started) => {
-      const onEvent = (event: { type: string; phase?: string }) => event.type === 'phase' && event.phase === 'running' && started();
+    return async (durationMs, _rate, meter) => {
+      // The requests ended so far: the measurement deltas, drained once a second just before each tick.
+      let ended = 0;
+      const onEvent = (event: EngineEvent) => {
+        if (event.type === 'measured') ended += requestsEnded([event.delta.warmup, event.delta.steady], event.delta.counters);
+        else if (event.type === 'tick') meter.point(ended);
+        else if (event.type === 'phase' && event.phase === 'running') meter.begin();
+      };
       const { summary, result } = await simulate({ ...side.config, durationMs }, [], side.reportDir, onEvent);
+      // Every delta was counted: the window's counts are the run's own.
+      if (ended !== summary.simulator.requests) throw new Error(`counted ${ended} requests in the run's measurements, its summary ${summary.simulator.requests}`);
       return { requests: summary.simulator.requests, loadMs: result.runMs, cpuMicros: result.simulator.cpuMicros };
     };
   }
-  const load =
-    side.kind === 'autocannon'
-      ? async (ms: number) => {
-          const result = await autocannon({
-            url: side.url + side.path,
-            method: 'POST',
-            body: side.body,
-            headers: { 'content-type': 'application/json' },
-            connections: side.connections,
-            overallRate: side.rate,
-            duration: ms / 1000,
-          });
-          return result.requests.total;
-        }
-      : async (ms: number, rate: number) => (await pacedFloorRun({ ...side, rate, durationMs: ms })).answered;
-  return async (ms, rate, started) => {
+  const load = (ms: number, rate: number): Load => {
+    if (side.kind === 'paced-floor') {
+      const run = pacedFloorRun({ ...side, rate, durationMs: ms });
+      return { ended: run.answered, done: run.done.then((r) => r.answered) };
+    }
+    const options = { url: side.url + side.path, method: 'POST' as const, body: side.body, headers: { 'content-type': 'application/json' }, connections: side.connections, overallRate: rate, duration: ms / 1000 };
+    // Without a callback autocannon returns its instance, which is also a promise of the result.
+    const instance = autocannon(options) as unknown as autocannon.Instance & Promise<autocannon.Result>;
+    let answered = 0;
+    instance.on('response', () => answered++);
+    return { ended: () => answered, done: instance.then((result) => result.requests.total) };
+  };
+  return async (ms, rate, meter) => {
     const start = cpuNow();
-    started();
-    const requests = await load(ms, rate ?? side.rate);
+    const run = load(ms, rate ?? side.rate);
+    meter.begin(run.ended);
+    const requests = await run.done;
     return { requests, loadMs: ms, cpuMicros: cpuNow() - start };
   };
 }
 
 function runInChild(): void {
   const send = (message: FromChild) => process.send?.(message);
+  const gcs = majorGcLog();
   let run: ReturnType<typeof runner> | undefined;
   process.on('message', (message: ToChild) => {
     if (message.type === 'side') run = runner(message.side);
     else if (run) {
-      const meter = windowMeter(message.window);
-      const started = () => {
-        meter.begin();
-        send({ type: 'started' });
-      };
-      run(message.ms, message.rate, started)
-        .then((cost) => ({ ...cost, windowCpuMicros: meter.end() }))
+      const meter = windowMeter(message.window, gcs, () => send({ type: 'started' }));
+      run(message.ms, message.rate, meter)
+        .then((cost) => ({ ...cost, window: meter.end() }))
         .then(
           (cost) => send({ type: 'ran', cost }),
           (error: Error) => send({ type: 'error', message: error.message }),

@@ -4,6 +4,7 @@ import type { SimulationResult } from '../simulation.js';
 import { distribution, latencyStats, percentile, type LatencyStats } from '../histograms.js';
 import { COUNTERS, errorTotal, PATHS, type CounterName, type ErrorClass, type PathName, type PathTotals } from '../metrics.js';
 import { profileName } from '../profiles.js';
+import { requestsEnded } from '../requests-ended.js';
 import type { Scenario } from '../scenario.js';
 import { evaluateThresholds, type PathFigures, type Threshold, type ThresholdOutcome } from '../thresholds.js';
 
@@ -92,10 +93,6 @@ export const CLOCKS =
   'attributePush and rpcDelivery: the driver reads it before sending the write or RPC (in the main process), the device when its poll answers (in a worker); ' +
   'other paths read it twice in the process that sends the request. The server\'s clock is never used.';
 
-// Paths whose requests the simulator itself sends (poll answers are counted through counters).
-const SENT_PATHS: readonly PathName[] = ['telemetry', 'attributeWrite', 'rpc', 'rpcReply', 'clientRpc', 'firmware'];
-const POLL_PATHS: readonly PathName[] = ['attributePush', 'rpcDelivery'];
-
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Send lag beyond this (ms, at the 99th percentile) and beyond LAG_SHARE of the path's p99 counts as the generator's limit. */
@@ -136,16 +133,6 @@ function summarize(phase: Map<PathName, PathTotals>, ms: number, rateFromWindow:
   return out;
 }
 
-/** Requests the simulator made or answered, both phases. */
-function requestCount(phases: PathSummaries[], counters: Partial<Record<CounterName, number>>): number {
-  let requests = (counters.attributePolls ?? 0) + (counters.rpcPolls ?? 0) + (counters.pollTimeouts ?? 0);
-  for (const paths of phases) {
-    for (const name of SENT_PATHS) requests += (paths[name]?.count ?? 0) + (paths[name]?.errors ?? 0) - (paths[name]?.errorsByClass.dropped ?? 0);
-    for (const name of POLL_PATHS) requests += paths[name]?.errors ?? 0;
-  }
-  return requests;
-}
-
 export function buildSummary(result: SimulationResult, thresholds: Threshold[]): Summary {
   const { config, aggregate } = result;
   const steadyMs = result.runMs - result.warmupMs;
@@ -164,7 +151,7 @@ export function buildSummary(result: SimulationResult, thresholds: Threshold[]):
   }, 0);
   const pushed = counters.updatesDelivered ?? 0;
   const lost = counters.attributeLost ?? 0;
-  const requests = requestCount([paths, warmupPaths], counters);
+  const requests = requestsEnded([Object.fromEntries(aggregate.phases.steady), Object.fromEntries(aggregate.phases.warmup)], counters);
   const outcomes = evaluateThresholds(thresholds, paths);
   return {
     tool: 'dhi simulate',

@@ -34,9 +34,11 @@ describe('a side of dhi bench --simulator in a child process', () => {
       const runs = [await first.cost, await side.run(250, { rate: 400 }).cost, await side.run(500, { window: { fromMs: 100, ms: 200 } }).cost];
       expect(runs.map((r) => [r.requests, r.loadMs])).toEqual([[50, 250], [100, 250], [100, 500]]);
       for (const run of runs) expect(run.cpuMicros).toBeGreaterThan(0);
-      // Only the last run had a window: part of its CPU.
-      expect(runs.map((r) => r.windowCpuMicros > 0)).toEqual([false, false, true]);
-      expect(runs[2].windowCpuMicros).toBeLessThan(runs[2].cpuMicros);
+      // Only the last run had a window: part of its CPU and of its requests, counted.
+      expect(runs.map((r) => r.window.cpuMicros > 0)).toEqual([false, false, true]);
+      expect(runs.map((r) => r.window.requests > 0)).toEqual([false, false, true]);
+      expect(runs[2].window.cpuMicros).toBeLessThan(runs[2].cpuMicros);
+      expect(runs[2].window.requests).toBeLessThan(runs[2].requests);
       expect(received - before).toBe(50 + 100 + 100);
       // A window the run does not outlast is refused, not measured short.
       await expect(side.run(100, { window: { fromMs: 50, ms: 500 } }).cost).rejects.toThrow(/the run ended before its measured window did \(550 ms after the load began\)/);

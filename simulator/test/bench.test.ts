@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseOps, runBench } from '../bench.js';
 import { medianRun, serverCpu, type BenchFigures } from '../bench-figures.js';
-import { medianRound, pairedRatio, timings, windowCost, type CostFigures } from '../bench-cost.js';
+import { medianRound, type CostFigures } from '../bench-cost.js';
 import { fleetRequests, telemetryBody } from '../bench-fleet.js';
 import { loadTemplates } from '../routes.js';
 import { startTestServer, stopTestServer } from '../../reference-server/test/helpers.js';
@@ -63,50 +63,9 @@ describe('dhi bench', () => {
   it('takes the median round', () => {
     const run = (requestsPerSecond: number) => ({ requestsPerSecond }) as BenchFigures;
     expect(medianRun([run(5), run(9), run(7)]).requestsPerSecond).toBe(7);
-    const cost = (cpuMicrosPerRequest: number, requests: number) => ({ cpuMicrosPerRequest, requests }) as CostFigures;
-    // The median round's own figures, and every round's cost in the order run.
-    expect(medianRound([cost(80, 1), cost(40, 2), cost(60, 3)])).toMatchObject({ cpuMicrosPerRequest: 60, requests: 3, roundsMicrosPerRequest: [80, 40, 60] });
-  });
-
-  it("reads a side over its floor round by round, as the median of each round's own ratio", () => {
-    const cost = (cpuMicrosPerRequest: number) => ({ cpuMicrosPerRequest }) as CostFigures;
-    // The machine ran slower in the first round, both sides alike. The ratio of the medians would be
-    // 66 / 60 = 1.1: the second round's simulator over the third round's floor.
-    const simulator = [90, 66, 55].map(cost);
-    const floor = [75, 44, 60].map(cost);
-    expect(pairedRatio(simulator, floor)).toEqual({ floorRatio: 1.2, floorRatioRounds: [1.2, 1.5, 0.92] });
-    // The median is taken before rounding; an even count takes the upper of the middle two, as medianRound does.
-    expect(pairedRatio([100, 130, 121, 111].map(cost), [100, 100, 100, 100].map(cost))).toEqual({ floorRatio: 1.21, floorRatioRounds: [1, 1.3, 1.21, 1.11] });
-    expect(pairedRatio([50.5].map(cost), [40].map(cost))).toEqual({ floorRatio: 1.26, floorRatioRounds: [1.26] });
-    // A floor that cost nothing (a window too short to measure) gives no ratio rather than Infinity.
-    expect(pairedRatio([cost(60), cost(70), cost(80)], [cost(0), cost(50), cost(50)]).floorRatioRounds).toEqual([0, 1.4, 1.6]);
-  });
-
-  it('warms the mixed sides up for 3x the bench duration and begins their window past their 10 s telemetry period (12 s at the default 10 s)', () => {
-    expect(timings(10_000)).toEqual({
-      telemetry: { warmUpMs: 10_000, settleMs: 2000, durationMs: 10_000 },
-      mixed: { warmUpMs: 30_000, settleMs: 12_000, durationMs: 10_000 },
-    });
-    // A short --duration (the tests') shortens the mixed runs in proportion.
-    expect(timings(1500).mixed).toEqual({ warmUpMs: 4500, settleMs: 1800, durationMs: 1500 });
-  });
-
-  it("reads a side's cost over its window: the run's request rate times the window, the window's CPU over them", () => {
-    const timing = { warmUpMs: 30_000, settleMs: 12_000, durationMs: 10_000 };
-    // 7,084 requests in a 23 s load: 3,080 in the 10 s window, which cost 308 ms: 100 µs a request.
-    const run = { requests: 7084, loadMs: 23_000, cpuMicros: 900_000, windowCpuMicros: 308_000 };
-    expect(windowCost({ requests: 9210, loadMs: 30_000, cpuMicros: 1, windowCpuMicros: 0 }, run, timing)).toEqual({
-      requests: 3080,
-      cpuMs: 308,
-      cpuMicrosPerRequest: 100,
-      // 900 ms less 7,084 requests at 100 µs.
-      fixedCpuMs: 192,
-      wholeRunMicrosPerRequest: 127,
-      window: { fromMs: 12_000, durationMs: 10_000 },
-      warmUp: { durationMs: 30_000, requests: 9210 },
-    });
-    // A run with no requests gives no cost rather than NaN.
-    expect(windowCost(run, { requests: 0, loadMs: 23_000, cpuMicros: 5000, windowCpuMicros: 2000 }, timing)).toMatchObject({ requests: 0, cpuMicrosPerRequest: 0, wholeRunMicrosPerRequest: 0 });
+    const cost = (cpuMicrosPerRequest: number, requests: number, majorGcs = 0) => ({ cpuMicrosPerRequest, requests, window: { majorGcs } }) as CostFigures;
+    // The median round's own figures, and every round's cost and major GCs in the order run.
+    expect(medianRound([cost(80, 1, 1), cost(40, 2), cost(60, 3)])).toMatchObject({ cpuMicrosPerRequest: 60, requests: 3, roundsMicrosPerRequest: [80, 40, 60], roundsMajorGcs: [1, 0, 0] });
   });
 
   it("takes each side's median server CPU, whichever round had the median rate, and reads the ratio like the throughput's", () => {
@@ -117,53 +76,6 @@ describe('dhi bench', () => {
     // A server the bench did not start (--target) has no CPU figure, and then no comparison.
     expect(serverCpu([run(100), run(90)], [run(200, 30), run(210, 40)])).toBeUndefined();
   });
-
-  it("measures dhi simulate's CPU per request next to autocannon's on the same telemetry load, and on the mixed scenario", async () => {
-    const reportDir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    try {
-      await runBench({ ops: '', duration: 1500, connections: 4, pipelining: 1, baseline: false, rounds: 1, holdPolls: 0, username: 'tenant@thingsboard.org', password: 'tenant', reportDir, simulator: 200 });
-    } finally {
-      log.mockRestore();
-    }
-    const file = readdirSync(reportDir).find((f) => f.endsWith('.json'))!;
-    const { simulatorCost } = JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
-    expect(simulatorCost).toMatchObject({ rate: 200, rounds: 1 });
-    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed, simulatorCost.mixed.floor]) {
-      expect(side.roundsMicrosPerRequest).toEqual([side.cpuMicrosPerRequest]);
-    }
-    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator]) {
-      expect(side.warmUp).toMatchObject({ durationMs: 1500 });
-      expect(side.window).toEqual({ fromMs: 2000, durationMs: 1500 });
-    }
-    for (const side of [simulatorCost.mixed, simulatorCost.mixed.floor]) {
-      expect(side.warmUp).toMatchObject({ durationMs: 4500 });
-      expect(side.window).toEqual({ fromMs: 1800, durationMs: 1500 });
-    }
-    for (const side of [simulatorCost.autocannon, simulatorCost.pacedFloor, simulatorCost.simulator, simulatorCost.mixed, simulatorCost.mixed.floor]) {
-      expect(side.warmUp.requests).toBeGreaterThan(0);
-      expect(side.requests).toBeGreaterThan(0);
-      // The window's CPU over its requests (cpuMs is rounded to the millisecond).
-      expect(Math.abs(side.cpuMicrosPerRequest - (side.cpuMs * 1000) / side.requests)).toBeLessThan(500 / side.requests + 0.1);
-    }
-    const ratio = (of: { cpuMicrosPerRequest: number }, to: { cpuMicrosPerRequest: number }) => Math.round((of.cpuMicrosPerRequest / to.cpuMicrosPerRequest) * 100) / 100;
-    expect(simulatorCost.ratio).toBe(ratio(simulatorCost.simulator, simulatorCost.autocannon));
-    // One round: its own ratio is the median.
-    expect(simulatorCost.floorRatio).toBe(ratio(simulatorCost.simulator, simulatorCost.pacedFloor));
-    expect(simulatorCost.floorRatioRounds).toEqual([simulatorCost.floorRatio]);
-    // The floor sends over as many devices' connections as the simulator, and every request it sent was answered.
-    expect(simulatorCost.pacedFloor).toMatchObject({ devices: 100 });
-    // Paced exactly: its window's share of the run's requests is the rate times the window.
-    expect(simulatorCost.pacedFloor.requests).toBe(200 * 1.5);
-    // The floor's warm-up paces at the telemetry rate; the mixed side's at its own rate over its warm-up,
-    // over its 500 devices' connections, and so do its measured runs.
-    expect(simulatorCost.mixed.floor.warmUp.requests).toBe(200 * 4.5);
-    const { mixed } = simulatorCost;
-    expect(mixed.floor).toMatchObject({ devices: 500, rate: Math.max(1, Math.round((mixed.warmUp.requests * 1000) / 4500)) });
-    expect(Math.abs(mixed.floor.requests - mixed.floor.rate * 1.5)).toBeLessThanOrEqual(1);
-    expect(mixed.floorRatio).toBe(ratio(mixed, mixed.floor));
-    expect(mixed.floorRatioRounds).toEqual([mixed.floorRatio]);
-  }, 180_000);
 
   it('sends each request of a fleet run to the next device, round robin, with telemetry values of its own', async () => {
     const t = await loadTemplates();
