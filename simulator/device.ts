@@ -10,7 +10,8 @@ import { createPayloadSource, profileKeys } from './profiles.js';
 import { jsonRequestHead, requestText, utf8 } from './request-text.js';
 import { deviceRoutes, type DeviceRoutes, type DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
-import { exchange, type Exchange, type Link } from './wire.js';
+import { exchange, type Exchange } from './exchange.js';
+import type { Link } from './wire.js';
 import type { Body } from '../spec/types.js';
 
 /**

@@ -15,7 +15,8 @@ import { createPacer, type Pacer } from './pacer.js';
 import { requestText, utf8 } from './request-text.js';
 import { fill } from './routes.js';
 import type { Scenario } from './scenario.js';
-import { createWire, exchange, type Exchange } from './wire.js';
+import { exchange, type Exchange } from './exchange.js';
+import { createWire } from './wire.js';
 import type { Body } from '../spec/types.js';
 
 export interface DriverConfig {

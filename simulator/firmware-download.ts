@@ -5,7 +5,7 @@ import { monoNow } from './clock.js';
 import { parseObject, settle, type VirtualDevice } from './device.js';
 import type { Outcome } from './metrics.js';
 import { requestText } from './request-text.js';
-import { exchange, type Exchange } from './wire.js';
+import { exchange, type Exchange } from './exchange.js';
 
 /** One request of the device, awaited: for the rare paths (firmware) where a promise costs nothing that matters. */
 function request(device: VirtualDevice, path: string, limitMs: number): Promise<Exchange> {

@@ -13,7 +13,8 @@ import { SimulationError, type EngineEvent, type SimulationConfig, type Simulati
 import type { FleetMember } from './fleet.js';
 import { startGroup, type GroupConfig } from './group.js';
 import { createPacer } from './pacer.js';
-import { createAggregate, createRecorder, type MetricsDelta, type Recorder } from './metrics.js';
+import { createAggregate } from './aggregate.js';
+import { createRecorder, type MetricsDelta, type Recorder } from './metrics.js';
 import type { DeviceTemplates } from './routes.js';
 import { spawnWorker, type WorkerHandle } from './worker.js';
 

@@ -1,7 +1,8 @@
 // What a simulation is given and what it gives back, shared by the engine, the fleet runner, the
 // presenters and the calibration: the run's configuration (validated at the edge from the CLI's
 // options), the events the engine emits, and its result.
-import type { Aggregate, IntervalView, MetricsDelta, PathName, Phase } from './metrics.js';
+import type { Aggregate, IntervalView } from './aggregate.js';
+import type { MetricsDelta, PathName, Phase } from './metrics.js';
 import type { Scenario } from './scenario.js';
 
 export interface SimulationConfig {

@@ -7,7 +7,8 @@ import { createDevice, startTestServer, stopTestServer, storedRows, type TestSer
 import { startArrivals } from '../arrivals.js';
 import { monoNow } from '../clock.js';
 import { createDevice as createVirtualDevice, sendTelemetry, type DeviceContext } from '../device.js';
-import { createAggregate, createRecorder } from '../metrics.js';
+import { createAggregate } from '../aggregate.js';
+import { createRecorder } from '../metrics.js';
 import { createPacer, EARLY_MS, type Pacer } from '../pacer.js';
 import { loadTemplates } from '../routes.js';
 import { scenarioFromJson } from '../scenario.js';

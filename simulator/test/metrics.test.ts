@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { monoNow } from '../clock.js';
 import { latencyStats } from '../histograms.js';
-import { createAggregate, createRecorder } from '../metrics.js';
+import { createAggregate } from '../aggregate.js';
+import { createRecorder } from '../metrics.js';
 import { sendSummary } from '../report/summary.js';
 
 describe('metrics', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PATHS, type IntervalView, type PathName } from '../metrics.js';
+import type { IntervalView } from '../aggregate.js';
+import { PATHS, type PathName } from '../metrics.js';
 import { createProgress, formatTick, PROGRESS_WIDTH } from '../progress.js';
 
 const tick = {

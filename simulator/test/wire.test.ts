@@ -9,7 +9,8 @@ import { closedPort } from '../../test/ports.js';
 import { classifyError } from '../http.js';
 import { monoNow } from '../clock.js';
 import { requestText } from '../request-text.js';
-import { createWire, exchange, type Exchange, type Link, type Wire } from '../wire.js';
+import { exchange, type Exchange } from '../exchange.js';
+import { createWire, type Link, type Wire } from '../wire.js';
 
 async function listen(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
