@@ -74,8 +74,8 @@ export interface GroupCommit<B, S = never> {
  * batch sizes through it). `outages`: where refusals and commits are told (its watchers learn of
  * spells of refusals).
  */
-export function createGroupCommit<B = never, S = never>(
-  db: Database, buffer: BufferedWrites<B, S> = NO_BUFFER, offload?: Offload<S>, onBatch?: (writes: number) => void,
+export function createGroupCommit<B = never, S = never, R = never>(
+  db: Database, buffer: BufferedWrites<B, S, R> = NO_BUFFER, offload?: Offload<S, R>, onBatch?: (writes: number) => void,
   outages: WriteOutages = createWriteOutages(),
 ): GroupCommit<B, S> {
   const begin = db.prepare('BEGIN IMMEDIATE');
