@@ -73,6 +73,11 @@ export function createRowBuffer(): RowBuffer {
   let used = 0;
   let text = '';
   let others: unknown[] = [];
+  function clear(): void {
+    used = 0;
+    text = '';
+    if (others.length > 0) others = [];
+  }
   return {
     get length() {
       return used / NUMS;
@@ -102,14 +107,10 @@ export function createRowBuffer(): RowBuffer {
     },
     take() {
       const packed = { nums: nums.slice(0, used), text, others };
-      this.clear();
+      clear();
       return packed;
     },
-    clear() {
-      used = 0;
-      text = '';
-      if (others.length > 0) others = [];
-    },
+    clear,
   };
 }
 
