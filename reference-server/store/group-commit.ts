@@ -213,8 +213,16 @@ export function createGroupCommit<B = never, S = never, R = never>(
     else outages.committed();
     answer(batch);
     if (closed) return finishClose();
-    // The next batch (or fold) runs after the answers above are sent (they are microtasks of this callback).
-    if (queue.length > 0 || folds.waiting || buffer.dueFold() !== undefined) schedule();
+    // The next batch (or fold) runs after the answers above are sent (they are microtasks of this
+    // callback), and after one more poll of the sockets: the requests read meanwhile join it.
+    if (queue.length > 0 || folds.waiting || buffer.dueFold() !== undefined) {
+      scheduled = true;
+      setImmediate(afterNextPoll);
+    }
+  }
+
+  function afterNextPoll(): void {
+    setImmediate(flush);
   }
 
   /**
