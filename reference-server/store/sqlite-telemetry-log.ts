@@ -1,6 +1,7 @@
 // The telemetry ingest log's SQL (sqlite-telemetry.ts says why there is a log), the same on the
 // store's connection and the telemetry worker's: rows appended in batches at the end of a rowid table,
-// and folds that move them into the time-series tables (telemetry, telemetry_latest).
+// and folds that move them into the time-series tables (telemetry, telemetry_latest). The rows are
+// gathered on the event loop packed (RowBuffer), which is how a batch crosses to the worker.
 //
 // A fold gives what writing the messages one by one in log order gives: of equal (device, key, ts)
 // the later row stays; a key's latest value is its greatest ts, the later message on a tie, unless
