@@ -2,8 +2,8 @@
 // batches of nothing but telemetry which group commit hands over (group-commit.ts Offload), and folds
 // the telemetry log (sqlite-telemetry-log.ts), so that their SQL and COMMIT (with its WAL sync:
 // synchronous=FULL) run beside the event loop rather than on it. Its messages: rows to append (packed:
-// sqlite-telemetry-log.ts PackedRows), or the scope of a fold (each answered null once committed, or with the failure after a rollback), or null
-// to close.
+// sqlite-telemetry-log.ts PackedRows), or the scope of a fold (each answered null once committed, or
+// with the failure after a rollback), or null to close.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
 import { createRowWriter, type FoldScope, type PackedRows } from './sqlite-telemetry-log.js';
