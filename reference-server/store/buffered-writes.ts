@@ -6,13 +6,13 @@
  * A write fails alone only in add(); a flush that fails fails the whole transaction, so add() must
  * refuse every row that SQLite would.
  */
-export interface BufferedWrites<A, S = never> {
+export interface BufferedWrites<A, S = never, R = unknown> {
   /** Gathers a write's rows; throws (having changed nothing) to fail this write alone. */
   add(arg: A): void;
   /** Runs the rows gathered since the last flush (nothing when there are none). */
   flush(): void;
   /** Hands over the rows gathered since the last flush, for an off-thread commit, and starts afresh. */
-  take(): unknown[];
+  take(): R;
   /** The whole transaction rolled back (what the buffer learnt inside it may be gone). */
   rolledBack(): void;
   /** The scope of a fold to run before the next batch, when one is due. */
@@ -28,12 +28,14 @@ export interface BufferedWrites<A, S = never> {
 }
 
 /** A group commit with no buffered writes (the store's tests of plain writes). */
-export const NO_BUFFER: BufferedWrites<never, never> = {
+export const NO_BUFFER: BufferedWrites<never, never, never> = {
   add() {
     throw new Error('this group commit has no buffered writes');
   },
   flush() {},
-  take: () => [],
+  take() {
+    throw new Error('this group commit has no buffered writes');
+  },
   rolledBack() {},
   dueFold: () => undefined,
   needsFold: () => false,
@@ -46,11 +48,11 @@ export const NO_BUFFER: BufferedWrites<never, never> = {
  * Commits buffered rows on another connection in another thread (telemetry-committer.ts): a batch of
  * nothing but buffered writes goes there, so that its SQL, COMMIT and sync leave the event loop.
  */
-export interface Offload<S = never> {
+export interface Offload<S = never, R = unknown> {
   /** False once it cannot take batches (its thread has gone): they run here again. */
   readonly ready: boolean;
   /** done(null) once the rows are committed and on disk, done(error) when nothing of them was kept. */
-  commit(rows: unknown[], done: (error: Error | null) => void): void;
+  commit(rows: R, done: (error: Error | null) => void): void;
   /** done(null) once the rows of `scope` are folded in, done(error) when nothing of the fold was kept. */
   fold(scope: S, done: (error: Error | null) => void): void;
 }

@@ -15,7 +15,10 @@
 // before it), so that an attribute write or a device state save does not bring the telemetry queued
 // with it onto the event loop. Only one batch is in flight at a time, here or there, so the two
 // connections never wait for each other's write lock, and the writes that arrive meanwhile form the
-// next batch.
+// next batch. Once the other thread answers a batch, the next one is taken after one more poll of the
+// sockets rather than at once: the requests read in that poll join it, so the batches are as large as
+// when the loop committed them itself (55 writes rather than 42 with 1,000 devices under load, so
+// fewer syncs a write), and an idle loop polls without waiting, so a lone write is not held back.
 //
 // Buffered rows go to a log that is folded into their tables later (sqlite-telemetry.ts): a fold is
 // in flight like a batch, and read() runs its function once the buffered writes answered before it
@@ -74,8 +77,8 @@ export interface GroupCommit<B, S = never> {
  * batch sizes through it). `outages`: where refusals and commits are told (its watchers learn of
  * spells of refusals).
  */
-export function createGroupCommit<B = never, S = never>(
-  db: Database, buffer: BufferedWrites<B, S> = NO_BUFFER, offload?: Offload<S>, onBatch?: (writes: number) => void,
+export function createGroupCommit<B = never, S = never, R = never>(
+  db: Database, buffer: BufferedWrites<B, S, R> = NO_BUFFER, offload?: Offload<S, R>, onBatch?: (writes: number) => void,
   outages: WriteOutages = createWriteOutages(),
 ): GroupCommit<B, S> {
   const begin = db.prepare('BEGIN IMMEDIATE');
@@ -213,8 +216,16 @@ export function createGroupCommit<B = never, S = never>(
     else outages.committed();
     answer(batch);
     if (closed) return finishClose();
-    // The next batch (or fold) runs after the answers above are sent (they are microtasks of this callback).
-    if (queue.length > 0 || folds.waiting || buffer.dueFold() !== undefined) schedule();
+    // The next batch (or fold) runs after the answers above are sent (they are microtasks of this
+    // callback), and after one more poll of the sockets: the requests read meanwhile join it.
+    if (queue.length > 0 || folds.waiting || buffer.dueFold() !== undefined) {
+      scheduled = true;
+      setImmediate(afterNextPoll);
+    }
+  }
+
+  function afterNextPoll(): void {
+    setImmediate(flush);
   }
 
   /**

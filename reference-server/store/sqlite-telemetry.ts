@@ -21,7 +21,7 @@ import type { Database } from 'better-sqlite3';
 import { toCell } from './sqlite-values.js';
 import { DeletedMeanwhile, type KvEntry } from './types.js';
 import type { BufferedWrites } from './buffered-writes.js';
-import { createRowWriter, DEVICE_NUM, type FoldDrop, type FoldScope } from './sqlite-telemetry-log.js';
+import { createRowBuffer, createRowWriter, DEVICE_NUM, type FoldDrop, type FoldScope, type PackedRows } from './sqlite-telemetry-log.js';
 
 /**
  * Rows gathered between two automatic folds: FOLD_ROWS.perDevice for each device with rows in the
@@ -48,7 +48,7 @@ const ALL: FoldScope = { all: true };
 /** A fold's scope as the store asks for it: one device (by id), or every device (null). */
 export type ReadScope = string | null;
 
-export interface TelemetryWriter extends BufferedWrites<TelemetryMessage, FoldScope> {
+export interface TelemetryWriter extends BufferedWrites<TelemetryMessage, FoldScope, PackedRows> {
   /** The scope of a fold that covers what a read of `scope` reads. */
   foldScope(scope: ReadScope): FoldScope;
   /**
@@ -72,7 +72,7 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
   // A device keeps its number for life, and an id (a UUID) is never reused.
   const deviceNums = new Map<string, number>();
   const writer = createRowWriter(db);
-  let rows: unknown[] = [];
+  const rows = createRowBuffer();
   /** Rows gathered since the last fold of every row (or its failure). */
   let sinceFold = db.prepare('SELECT count(*) FROM telemetry_log').pluck().get() as number;
   /** The devices whose rows may wait in the log. */
@@ -103,14 +103,9 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
     },
     flush() {
       if (rows.length === 0) return;
-      writer.write(rows);
-      rows.length = 0;
+      writer.write(rows.take());
     },
-    take() {
-      const taken = rows;
-      rows = [];
-      return taken;
-    },
+    take: () => rows.take(),
     dueFold: () => (sinceFold >= foldRows(waiting.size) ? ALL : undefined),
     foldScope: (scope) => (scope === null ? ALL : deviceScope(scope)),
     needsFold: (scope) => ('device' in scope ? waiting.has(scope.device) : waiting.size > 0),
@@ -134,7 +129,7 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
       // Device numbers learnt inside the transaction may be gone, and key ids (sqlite-telemetry-log.ts).
       deviceNums.clear();
       writer.rolledBack();
-      rows.length = 0;
+      rows.clear();
     },
   };
 }

@@ -2,11 +2,11 @@
 // file database. The thread starts with the first batch it is given.
 import { Worker } from 'node:worker_threads';
 import type { Offload } from './buffered-writes.js';
-import type { FoldScope } from './sqlite-telemetry-log.js';
+import type { FoldScope, PackedRows } from './sqlite-telemetry-log.js';
 import type { ConnectionOptions } from './sqlite-connection.js';
 import { failureFrom, type FailureDescription } from './store-failure.js';
 
-export interface TelemetryCommitter extends Offload<FoldScope> {
+export interface TelemetryCommitter extends Offload<FoldScope, PackedRows> {
   /** Closes the worker's connection and ends its thread (after the batch in flight, if any). */
   close(): Promise<void>;
 }
@@ -48,7 +48,7 @@ export function createTelemetryCommitter(path: string, options: ConnectionOption
   }
 
   /** Hands the worker a message (rows to append, or the scope of a fold), answered through `done`. */
-  function send(message: unknown[] | FoldScope, done: (error: Error | null) => void): void {
+  function send(message: PackedRows | FoldScope, done: (error: Error | null) => void): void {
     worker ??= start();
     inFlight = done;
     worker.ref();

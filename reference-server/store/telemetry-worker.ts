@@ -1,12 +1,12 @@
 // The telemetry worker: a thread with its own connection to the store's file that commits the
 // batches of nothing but telemetry which group commit hands over (group-commit.ts Offload), and folds
 // the telemetry log (sqlite-telemetry-log.ts), so that their SQL and COMMIT (with its WAL sync:
-// synchronous=FULL) run beside the event loop rather than on it. Its messages: rows to append, or the
-// scope of a fold (each answered null once committed, or with the failure after a rollback), or null
-// to close.
+// synchronous=FULL) run beside the event loop rather than on it. Its messages: rows to append (packed:
+// sqlite-telemetry-log.ts PackedRows), or the scope of a fold (each answered null once committed, or
+// with the failure after a rollback), or null to close.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase, type ConnectionOptions } from './sqlite-connection.js';
-import { createRowWriter, type FoldScope } from './sqlite-telemetry-log.js';
+import { createRowWriter, type FoldScope, type PackedRows } from './sqlite-telemetry-log.js';
 import { describeFailure } from './store-failure.js';
 
 const port = parentPort!;
@@ -17,7 +17,7 @@ const begin = db.prepare('BEGIN IMMEDIATE');
 const commit = db.prepare('COMMIT');
 const rollback = db.prepare('ROLLBACK');
 
-port.on('message', (message: unknown[] | FoldScope | null) => {
+port.on('message', (message: PackedRows | FoldScope | null) => {
   if (message === null) {
     db.close();
     port.close();
@@ -25,7 +25,7 @@ port.on('message', (message: unknown[] | FoldScope | null) => {
   }
   try {
     begin.run();
-    if (Array.isArray(message)) writer.write(message);
+    if ('nums' in message) writer.write(message);
     else writer.fold(message);
     commit.run();
   } catch (error) {

@@ -12,7 +12,7 @@ import { openDatabase } from '../store/sqlite-connection.js';
 import { migrate } from '../store/sqlite-schema.js';
 import { createTelemetryCommitter } from '../store/telemetry-committer.js';
 import { createTelemetryWriter, type TelemetryMessage } from '../store/sqlite-telemetry.js';
-import { COLUMNS, type FoldScope } from '../store/sqlite-telemetry-log.js';
+import { NUMS, type FoldScope, type PackedRows } from '../store/sqlite-telemetry-log.js';
 import { createSqliteStore } from '../store/sqlite.js';
 import { newDevice } from '../device-records.js';
 import { tempDir, writeTelemetry } from './helpers.js';
@@ -30,12 +30,12 @@ function setup(foldRows?: number) {
   const committer = createTelemetryCommitter(path);
   const offloaded: number[] = [];
   let folds = 0;
-  const offload: Offload<FoldScope> = {
+  const offload: Offload<FoldScope, PackedRows> = {
     get ready() {
       return committer.ready;
     },
     commit(rows, done) {
-      offloaded.push(rows.length / COLUMNS);
+      offloaded.push(rows.nums.length / NUMS);
       committer.commit(rows, done);
     },
     fold(scope, done) {
@@ -44,7 +44,7 @@ function setup(foldRows?: number) {
     },
   };
   const writer = createTelemetryWriter(db, foldRows === undefined ? undefined : () => foldRows);
-  const group = createGroupCommit<TelemetryMessage, FoldScope>(db, writer, offload);
+  const group = createGroupCommit<TelemetryMessage, FoldScope, PackedRows>(db, writer, offload);
   const send = (entries: KvEntry[]) =>
     new Promise<void>((resolve, reject) => group.writeBuffered({ deviceId: DEVICE, entries }, (error) => (error ? reject(error) : resolve()), undefined));
   const rows = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
