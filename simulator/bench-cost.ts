@@ -21,6 +21,7 @@
 // steady changes nothing). So what a run pays once (devices coming online, connections, the stop)
 // stays out of the figure; it is reported apart as `fixedCpuMs`, next to the whole run's plain
 // average (`wholeRunMicrosPerRequest`).
+import type { SendLagFigures } from './bench-paced-floor.js';
 import { startSide, type BenchSide, type RunCost, type SideChild, type Window } from './bench-side.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_DEVICE, DEFAULT_REQUEST_TIMEOUT_MS, type SimulationConfig } from './simulation.js';
 import { fill, type Templates } from './routes.js';
@@ -46,6 +47,12 @@ export interface CostFigures {
   window: { fromMs: number; durationMs: number; ms: number; requests: number; majorGcs: number };
   /** The unmeasured first run, in the same child before the measured one. */
   warmUp: { durationMs: number; requests: number };
+  /**
+   * A paced side's send lag in the measured run (the paced floor's and dhi simulate's, not
+   * autocannon's): how precisely it paced for its cost. The floor's over the sends meant for the
+   * window; dhi simulate's over its telemetry path's steady state (its summary's `lagMs`).
+   */
+  sendLagMs?: SendLagFigures;
 }
 
 /** A side measured in several alternating rounds: the figures of its median round, and every round's cost. */
@@ -123,6 +130,7 @@ export function windowCost(warmUp: RunCost, run: RunCost, timing: Timing): CostF
     wholeRunMicrosPerRequest: run.requests ? round1(run.cpuMicros / run.requests) : 0,
     window: { fromMs: timing.settleMs, durationMs: timing.durationMs, ms, requests, majorGcs },
     warmUp: { durationMs: timing.warmUpMs, requests: warmUp.requests },
+    ...(run.sendLagMs ? { sendLagMs: run.sendLagMs } : {}),
   };
 }
 

@@ -8,8 +8,16 @@
 // of the load costs apart from what the simulator adds. It paces as the pacer does (one timer for
 // the next arrival, sending what is due within EARLY_MS) but without it: the pacer's heap and
 // entries are part of what the floor leaves out.
+//
+// It paces less precisely than the pacer, though: its timer wakes on Node's whole milliseconds and
+// often finds two arrivals due, so it wakes less often per request and sends some of them up to
+// EARLY_MS early and others later than the pacer would. Each send's lag is recorded as dhi
+// simulate's is (how late it left after its intended time, an early send counting as 0), so that
+// the bench shows what precision each side's cost bought.
 import { connect, type Socket } from 'node:net';
+import { createHistogram, latencyStats, recordMicros } from './histograms.js';
 import { EARLY_MS } from './pacer.js';
+import type { SendSummary } from './report/summary.js';
 import { headerValue } from './response-parser.js';
 
 export interface PacedFloorOptions {
@@ -22,6 +30,28 @@ export interface PacedFloorOptions {
   durationMs: number;
   /** Arrivals go to the devices in turn; each has connections of its own. */
   devices: number;
+  /** The sends whose send lag is recorded: those meant for this part of the load (ms after it began); all of them without it. */
+  lagWindow?: { fromMs: number; ms: number };
+}
+
+/** Send lag (ms): how late requests left after their intended time, an early send counting as 0, as dhi simulate's summary reports it. */
+export type SendLagFigures = SendSummary['lagMs'];
+
+/**
+ * The send lag of the sends meant for [fromMs, toMs) of the load, in the simulator's histograms (no
+ * allocation per send). `record` takes a send's intended time and the time it left (ms, one clock).
+ */
+export function sendLagRecorder(fromMs = 0, toMs = Infinity) {
+  const lag = createHistogram();
+  return {
+    record(dueMs: number, sentMs: number): void {
+      if (dueMs >= fromMs && dueMs < toMs) recordMicros(lag, Math.max(0, sentMs - dueMs) * 1000);
+    },
+    figures(): SendLagFigures {
+      const { p50, p99, max } = latencyStats(lag);
+      return { p50, p99, max };
+    },
+  };
 }
 
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
@@ -37,8 +67,8 @@ interface Conn {
 /** A paced load under way: the answers so far at any time, and its end. */
 export interface PacedFloorRun {
   answered(): number;
-  /** Resolves with the number of answers received and the connections opened. */
-  done: Promise<{ answered: number; connections: number }>;
+  /** Resolves with the number of answers received, the connections opened and the send lag (of the sends meant for `lagWindow`). */
+  done: Promise<{ answered: number; connections: number; sendLagMs: SendLagFigures }>;
 }
 
 /** Starts the paced load. */
@@ -51,13 +81,15 @@ export function pacedFloorRun(options: PacedFloorOptions): PacedFloorRun {
   const total = Math.floor(options.durationMs / gapMs);
   let answered = 0;
   let issued = 0;
+  const lagWindow = options.lagWindow;
+  const lag = lagWindow ? sendLagRecorder(lagWindow.fromMs, lagWindow.fromMs + lagWindow.ms) : sendLagRecorder();
 
-  const done = new Promise<{ answered: number; connections: number }>((resolve, reject) => {
+  const done: PacedFloorRun['done'] = new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       clearTimeout(timer);
       for (const conn of all) conn.socket.destroy();
-      resolve({ answered, connections: all.length });
+      resolve({ answered, connections: all.length, sendLagMs: lag.figures() });
     };
 
     /** Counts the complete answers in the buffer (status line, headers, content-length bytes). */
@@ -95,7 +127,11 @@ export function pacedFloorRun(options: PacedFloorOptions): PacedFloorRun {
     const start = performance.now();
     const fire = () => {
       const now = performance.now() - start;
-      for (; issued < total && (issued + 1) * gapMs <= now + EARLY_MS; issued++) send(issued % options.devices);
+      // Each send leaves at this wake's reading (those of one wake a few µs apart): one clock read a wake, as before.
+      for (; issued < total && (issued + 1) * gapMs <= now + EARLY_MS; issued++) {
+        lag.record((issued + 1) * gapMs, now);
+        send(issued % options.devices);
+      }
       if (issued < total) timer = setTimeout(fire, Math.max(1, Math.round((issued + 1) * gapMs - now)));
       else if (answered === issued) finish();
       else timer = setTimeout(finish, DRAIN_MS);

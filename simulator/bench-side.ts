@@ -9,7 +9,7 @@
 import { constants, PerformanceObserver, type NodeGCPerformanceDetail } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { forkModule } from './child.js';
-import { pacedFloorRun } from './bench-paced-floor.js';
+import { pacedFloorRun, type SendLagFigures } from './bench-paced-floor.js';
 import { requestsEnded } from './requests-ended.js';
 import { simulate } from './simulate.js';
 import type { EngineEvent, SimulationConfig } from './simulation.js';
@@ -29,6 +29,12 @@ export interface RunCost {
   cpuMicros: number;
   /** The window asked, between its two readings (all 0 without one). */
   window: WindowCost;
+  /**
+   * A paced side's send lag (not autocannon's, which does not pace each request): the paced floor's
+   * over the sends meant for the window (all of its sends without one), dhi simulate's over its
+   * telemetry path's steady state (its summary's `lagMs`).
+   */
+  sendLagMs?: SendLagFigures;
 }
 
 /** A window of a run as read: at each edge the child's CPU so far and the requests ended so far. */
@@ -187,14 +193,14 @@ function windowMeter(window: Window | undefined, gcs: ReturnType<typeof majorGcL
 
 type Meter = ReturnType<typeof windowMeter>;
 
-/** A load under way: the requests it ended so far, and its whole count once it is over. */
+/** A load under way: the requests it ended so far, and once it is over their whole count (and a paced load's send lag). */
 interface Load {
   ended(): number;
-  done: Promise<number>;
+  done: Promise<{ requests: number; sendLagMs?: SendLagFigures }>;
 }
 
-/** A run of the side for `ms` at `rate`, measured over its load (the simulator's: over its run window, without creating and deleting the fleet); the meter hears when the load begins and how many requests ended. */
-function runner(side: BenchSide): (ms: number, rate: number | undefined, meter: Meter) => Promise<Omit<RunCost, 'window'>> {
+/** A run of the side for `ms` at `rate`, measured over its load (the simulator's: over its run window, without creating and deleting the fleet); the meter hears when the load begins and how many requests ended; the paced floor's send lag is of the sends meant for `window`. */
+function runner(side: BenchSide): (ms: number, rate: number | undefined, meter: Meter, window?: Window) => Promise<Omit<RunCost, 'window'>> {
   if (side.kind === 'simulator') {
     return async (durationMs, _rate, meter) => {
       // The requests ended so far: the measurement deltas, drained once a second just before each tick.
@@ -207,27 +213,28 @@ function runner(side: BenchSide): (ms: number, rate: number | undefined, meter: 
       const { summary, result } = await simulate({ ...side.config, durationMs }, [], side.reportDir, onEvent);
       // Every delta was counted: the window's counts are the run's own.
       if (ended !== summary.simulator.requests) throw new Error(`counted ${ended} requests in the run's measurements, its summary ${summary.simulator.requests}`);
-      return { requests: summary.simulator.requests, loadMs: result.runMs, cpuMicros: result.simulator.cpuMicros };
+      const sendLagMs = summary.paths.telemetry?.sending?.lagMs;
+      return { requests: summary.simulator.requests, loadMs: result.runMs, cpuMicros: result.simulator.cpuMicros, ...(sendLagMs ? { sendLagMs } : {}) };
     };
   }
-  const load = (ms: number, rate: number): Load => {
+  const load = (ms: number, rate: number, window?: Window): Load => {
     if (side.kind === 'paced-floor') {
-      const run = pacedFloorRun({ ...side, rate, durationMs: ms });
-      return { ended: run.answered, done: run.done.then((r) => r.answered) };
+      const run = pacedFloorRun({ ...side, rate, durationMs: ms, lagWindow: window });
+      return { ended: run.answered, done: run.done.then((r) => ({ requests: r.answered, sendLagMs: r.sendLagMs })) };
     }
     const options = { url: side.url + side.path, method: 'POST' as const, body: side.body, headers: { 'content-type': 'application/json' }, connections: side.connections, overallRate: rate, duration: ms / 1000 };
     // Without a callback autocannon returns its instance, which is also a promise of the result.
     const instance = autocannon(options) as unknown as autocannon.Instance & Promise<autocannon.Result>;
     let answered = 0;
     instance.on('response', () => answered++);
-    return { ended: () => answered, done: instance.then((result) => result.requests.total) };
+    return { ended: () => answered, done: instance.then((result) => ({ requests: result.requests.total })) };
   };
-  return async (ms, rate, meter) => {
+  return async (ms, rate, meter, window) => {
     const start = cpuNow();
-    const run = load(ms, rate ?? side.rate);
+    const run = load(ms, rate ?? side.rate, window);
     meter.begin(run.ended);
-    const requests = await run.done;
-    return { requests, loadMs: ms, cpuMicros: cpuNow() - start };
+    const { requests, sendLagMs } = await run.done;
+    return { requests, loadMs: ms, cpuMicros: cpuNow() - start, ...(sendLagMs ? { sendLagMs } : {}) };
   };
 }
 
@@ -239,7 +246,7 @@ function runInChild(): void {
     if (message.type === 'side') run = runner(message.side);
     else if (run) {
       const meter = windowMeter(message.window, gcs, () => send({ type: 'started' }));
-      run(message.ms, message.rate, meter)
+      run(message.ms, message.rate, meter, message.window)
         .then((cost) => ({ ...cost, window: meter.end() }))
         .then(
           (cost) => send({ type: 'ran', cost }),

@@ -49,6 +49,9 @@ describe('dhi bench --simulator', () => {
       window: { fromMs: 12_000, durationMs: 10_000, ms: 10_004, requests: 2800, majorGcs: 1 },
       warmUp: { durationMs: 30_000, requests: 9210 },
     });
+    // A paced side's send lag is the measured run's.
+    const sendLagMs = { p50: 0.02, p99: 0.33, max: 2.1 };
+    expect(windowCost(run, { ...run, sendLagMs }, timing).sendLagMs).toEqual(sendLagMs);
     // A window in which no request ended gives no cost rather than NaN or Infinity.
     expect(windowCost(run, { requests: 0, loadMs: 23_000, cpuMicros: 5000, window: { ...window, requests: 0 } }, timing)).toMatchObject({ requests: 0, cpuMicrosPerRequest: 0, wholeRunMicrosPerRequest: 0 });
   });
@@ -56,9 +59,11 @@ describe('dhi bench --simulator', () => {
   it("measures dhi simulate's CPU per request next to autocannon's on the same telemetry load, and on the mixed scenario", async () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    let printed: string[];
     try {
       await runBench({ ops: '', duration: 1500, connections: 4, pipelining: 1, baseline: false, rounds: 1, holdPolls: 0, username: 'tenant@thingsboard.org', password: 'tenant', reportDir, simulator: 200 });
     } finally {
+      printed = log.mock.calls.map((call) => String(call[0]));
       log.mockRestore();
     }
     const file = readdirSync(reportDir).find((f) => f.endsWith('.json'))!;
@@ -99,6 +104,17 @@ describe('dhi bench --simulator', () => {
     expect(mixed.floor).toMatchObject({ devices: 500, rate: Math.max(1, Math.round((mixed.warmUp.requests * 1000) / 4500)) });
     expect(mixed.floorRatio).toBe(ratio(mixed, mixed.floor));
     expect(mixed.floorRatioRounds).toEqual([mixed.floorRatio]);
+    // Each paced side reports its send lag beside the ratio (autocannon does not pace each request).
+    expect(simulatorCost.autocannon.sendLagMs).toBeUndefined();
+    for (const side of [simulatorCost.pacedFloor, simulatorCost.simulator, mixed, mixed.floor]) {
+      expect(Object.keys(side.sendLagMs)).toEqual(['p50', 'p99', 'max']);
+      expect(side.sendLagMs.p50).toBeLessThanOrEqual(side.sendLagMs.p99);
+      expect(side.sendLagMs.p99).toBeLessThanOrEqual(side.sendLagMs.max);
+    }
+    const line = (start: string) => printed.find((l) => l.startsWith(start))!;
+    const { pacedFloor, simulator } = simulatorCost;
+    expect(line('CPU per request on telemetry')).toContain(`simulate / paced floor ${simulatorCost.floorRatio} (send lag p99: floor ${pacedFloor.sendLagMs.p99} ms, dhi simulate ${simulator.sendLagMs.p99} ms)`);
+    expect(line('CPU per request, mixed scenario')).toContain(`mixed / floor ${mixed.floorRatio} (send lag p99: floor ${mixed.floor.sendLagMs.p99} ms, dhi simulate's telemetry ${mixed.sendLagMs.p99} ms)`);
   }, 180_000);
 
 });

@@ -34,6 +34,12 @@ describe('a side of dhi bench --simulator in a child process', () => {
       const runs = [await first.cost, await side.run(250, { rate: 400 }).cost, await side.run(500, { window: { fromMs: 100, ms: 200 } }).cost];
       expect(runs.map((r) => [r.requests, r.loadMs])).toEqual([[50, 250], [100, 250], [100, 500]]);
       for (const run of runs) expect(run.cpuMicros).toBeGreaterThan(0);
+      // Each run of the floor reports the send lag of what it sent (over its window when it had one).
+      for (const { sendLagMs } of runs) {
+        expect(sendLagMs!.p50).toBeGreaterThan(0);
+        expect(sendLagMs!.p50).toBeLessThanOrEqual(sendLagMs!.p99);
+        expect(sendLagMs!.p99).toBeLessThanOrEqual(sendLagMs!.max);
+      }
       // Only the last run had a window: part of its CPU and of its requests, counted.
       expect(runs.map((r) => r.window.cpuMicros > 0)).toEqual([false, false, true]);
       expect(runs.map((r) => r.window.requests > 0)).toEqual([false, false, true]);
