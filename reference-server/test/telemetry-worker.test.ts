@@ -154,6 +154,27 @@ describe('the telemetry log', () => {
     }
   });
 
+  it('has a thread of its own checkpoint the WAL after a fold of every row, so that the next writer starts the WAL afresh', async () => {
+    const t = setup(6);
+    // The frames in the WAL (a PASSIVE checkpoint copies them and says how many there are).
+    const walFrames = () => (t.db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0].log;
+    try {
+      await t.send([long('a', 1, 1), long('b', 1, 2), long('c', 1, 3), long('a', 2, 4), long('b', 2, 5), long('c', 2, 6)]);
+      // The fold of every row runs before this batch; its COMMIT does not reach the autocheckpoint
+      // threshold, so only the checkpoint thread copies the WAL and lets the next writer restart it.
+      await t.send([long('a', 3, 7)]);
+      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([1, 6, 1]);
+      await t.group.close();
+      // Closing the worker waits for the checkpoint in hand.
+      await t.committer.close();
+      t.db.prepare(`INSERT INTO settings (key, value) VALUES ('probe', 'x')`).run();
+      expect(walFrames()).toBeLessThan(4);
+      expect(t.rows('telemetry')).toBe(6);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('folds for a read only the device it reads, taking its rows out of the log, and every row once enough rows were gathered', async () => {
     const t = setup(8);
     try {
