@@ -6,6 +6,8 @@
 // autocheckpoint off and hands the checkpoint to this thread, whose own connection copies the pages
 // while batches go on (a checkpoint needs no write lock; SQLite's WAL lets it run beside a writer).
 // Durability is unchanged: a COMMIT is synced in the WAL either way; a checkpoint only moves pages.
+// Under the mixed load (reference-server/README.md, 'Where a fold's time goes') folds 344-368 -> 292-305
+// ms, steady write p99s 235-311 -> 208-235 ms, the p90s and the CPU per request unchanged.
 import type { Worker } from 'node:worker_threads';
 import type { ConnectionOptions } from './sqlite-connection.js';
 import { startStoreThread } from './worker-thread.js';
