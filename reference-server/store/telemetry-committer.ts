@@ -1,24 +1,15 @@
 // The event loop's side of the telemetry worker (telemetry-worker.ts): group commit's Offload for a
 // file database. The thread starts with the first batch it is given.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Offload } from './buffered-writes.js';
 import type { FoldScope, PackedRows } from './sqlite-telemetry-log.js';
 import type { ConnectionOptions } from './sqlite-connection.js';
 import { failureFrom, type FailureDescription } from './store-failure.js';
+import { startStoreThread } from './worker-thread.js';
 
 export interface TelemetryCommitter extends Offload<FoldScope, PackedRows> {
   /** Closes the worker's connection and ends its thread (after the batch in flight, if any). */
   close(): Promise<void>;
-}
-
-/** From dist the worker is JavaScript; from sources (the tests) tsx compiles it. */
-function startWorker(path: string, options: ConnectionOptions): Worker {
-  const fromSources = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSources ? './telemetry-worker.ts' : './telemetry-worker.js', import.meta.url);
-  const workerData = { path, options };
-  if (!fromSources) return new Worker(url, { workerData });
-  const [api, source] = [import.meta.resolve('tsx/esm/api'), url.href].map((u) => JSON.stringify(u));
-  return new Worker(`import(${api}).then(({ tsImport }) => tsImport(${source}, ${source}))`, { eval: true, workerData });
 }
 
 /** `options`: the store's own connection settings, for the worker's connection. */
@@ -56,7 +47,7 @@ export function createTelemetryCommitter(path: string, options: ConnectionOption
   }
 
   function start(): Worker {
-    const started = startWorker(path, options);
+    const started = startStoreThread('telemetry-worker', { path, options });
     started.on('message', answered);
     started.on('error', gone);
     exited = new Promise((resolve) => started.once('exit', resolve));

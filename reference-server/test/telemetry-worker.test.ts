@@ -2,7 +2,7 @@
 // (store/telemetry-committer.ts, telemetry-worker.ts), answered once that thread has committed it
 // (synchronous=FULL: with its WAL synced); any other write runs on the event loop, after the worker
 // has committed the telemetry queued before it, and the telemetry queued after it goes to the worker again. Its rows wait in the telemetry log until a fold, on the worker too.
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -149,6 +149,29 @@ describe('the telemetry log', () => {
       await t.send([long('a', 4, 9)]);
       expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([1, 8, 2]);
       expect(t.offloaded).toEqual([2, 6, 1]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('has a thread of its own copy the WAL into the database file after a fold of every row', async () => {
+    const t = setup(6);
+    const fileBytes = () => statSync(t.path).size;
+    try {
+      await t.send([long('a', 1, 1), long('b', 1, 2), long('c', 1, 3), long('a', 2, 4), long('b', 2, 5), long('c', 2, 6)]);
+      // Nothing copied yet: the schema, the device and the log are in the WAL alone.
+      const before = fileBytes();
+      // The fold of every row runs before this batch; its COMMIT is far below the autocheckpoint
+      // threshold, so only the checkpoint thread copies the WAL.
+      await t.send([long('a', 3, 7)]);
+      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([1, 6, 1]);
+      await t.group.close();
+      // Closing the worker waits for the checkpoint in hand.
+      await t.committer.close();
+      expect(fileBytes()).toBeGreaterThan(before);
+      const copied = new Database(t.path, { readonly: true });
+      expect(copied.prepare('SELECT count(*) AS n FROM telemetry').get()).toEqual({ n: 6 });
+      copied.close();
     } finally {
       await t.close();
     }
