@@ -37,7 +37,7 @@ export function registerSimulate(program: Command): void {
     .option('--scenario <name>', 'telemetry | longpoll | rpc | mixed | <file.json> (a scenario file, validated)', 'mixed')
     .option('--rate <msgs>', 'telemetry messages per second for the whole fleet (open model, coordinated-omission corrected)', decimal(0, true))
     .option('--interval <time>', 'telemetry period of each device (closed model): 10s, 500ms', durationMs)
-    .option('--ramp <n>', 'devices joining per second (default: all at once)', decimal(0, true))
+    .option('--ramp <n>', 'devices joining per second, each starting its load as it joins (default: all at once, the load starting once every device is online and connected)', decimal(0, true))
     .option('--warmup <time>', 'warm-up reported apart from the steady state: 5s, or 0 for none (default: until every device is online)', warmup)
     .option('--profile <name>', 'payload shape: smart-meter | tracker | plc | plc:<lines>', profile)
     .option('--rpc-rate <n>', 'server-side two-way RPC calls per second through the control API', decimal(0))

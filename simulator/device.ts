@@ -55,8 +55,8 @@ export interface VirtualDevice {
   lastTs: number;
   /** Highest attribute-change sequence number pushed to this device (-1: none yet). */
   lastSeq: number;
-  /** Polls not yet on the wire; at 0 the device is online and may be driven. */
-  pollsToOpen: number;
+  /** Connections not yet open: its polls (until on the wire), one opened ahead of its first request; at 0 the device is online and may be driven. */
+  toOpen: number;
   /** Each poll's request, the same every time. */
   pollTexts: { attributes: string; rpc: string };
   /** A telemetry request's text up to its content-length value, the same for every message. */
@@ -77,7 +77,7 @@ export function createDevice(index: number, token: string, templates: DeviceTemp
     points: profileKeys(scenario.profile).length * (plan.model !== 'off' && plan.form === 'array' ? plan.batch : 1),
     lastTs: 0,
     lastSeq: -1,
-    pollsToOpen: (scenario.polls.attributes ? 1 : 0) + (scenario.polls.rpc ? 1 : 0),
+    toOpen: (scenario.polls.attributes ? 1 : 0) + (scenario.polls.rpc ? 1 : 0),
     pollTexts: { attributes: requestText('GET', routes.attributeUpdates, ctx.host), rpc: requestText('GET', routes.rpcPoll, ctx.host) },
     telemetryHead: jsonRequestHead('POST', routes.telemetry, ctx.host),
   };
@@ -184,10 +184,13 @@ function clientRpcDone(ex: Exchange): void {
   settle(ctx);
 }
 
-/** A poll of this device is on the wire; once all are, the device is online. */
+/** One of the device's connections is open (a poll on the wire, or failed); once all are, the device is online. */
+export function connectionOpened(device: VirtualDevice): void {
+  if (--device.toOpen === 0) device.ctx.recorder.online(device.index);
+}
+
 function pollOpened(ex: Exchange): void {
-  const device = ex.owner as VirtualDevice;
-  if (--device.pollsToOpen === 0) device.ctx.recorder.online(device.index);
+  connectionOpened(ex.owner as VirtualDevice);
 }
 
 function sendPoll(device: VirtualDevice, text: string, first: boolean, done: (ex: Exchange) => void): void {

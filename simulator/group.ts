@@ -4,8 +4,9 @@
 // flight finish while polls go on), then end (polls cut, whatever is still open counted).
 import { startArrivals, type Arrivals } from './arrivals.js';
 import { monoNow } from './clock.js';
-import { clientRpcTurn, createDevice, pollAttributes, pollRpc, sendTelemetry, telemetryTurn, type DeviceContext, type VirtualDevice } from './device.js';
+import { clientRpcTurn, connectionOpened, createDevice, pollAttributes, pollRpc, sendTelemetry, telemetryTurn, type DeviceContext, type VirtualDevice } from './device.js';
 import { downloadFirmware } from './firmware-download.js';
+import { collectGarbage } from './heap.js';
 import type { Recorder } from './metrics.js';
 import { createPacer, type Pacer } from './pacer.js';
 import { createRandom } from './profiles.js';
@@ -17,6 +18,30 @@ export interface FleetDevice {
   /** Position in the whole fleet (0-based): seeds its data and its place in the ramp. */
   index: number;
   token: string;
+}
+
+/**
+ * How long a fleet brought online all at once waits for every device's polls to be on the wire
+ * before its load starts anyway (a target that leaves connections hanging; a refused poll counts as
+ * settled at once).
+ */
+const READY_WAIT_MS = 2_000;
+/**
+ * A device whose first request falls this soon after the load's start connects before it, so that
+ * the load's first moments are not spent connecting; later ones connect at their first request.
+ * With READY_WAIT_MS, within the time a connection that has had no answer may stay idle (FRESH_IDLE_MS).
+ */
+const AHEAD_MS = 2_000;
+/**
+ * Connects made ahead at once, at most: a burst beyond the target's accept backlog (Tomcat's 100,
+ * Node's 511) would have its dropped SYNs sent again only after a second.
+ */
+const AHEAD_CONNECTS = 64;
+
+/** When a device's loops first turn, from the start of its load (ms; Infinity: no such loop). */
+interface FirstTurns {
+  telemetry: number;
+  clientRpc: number;
 }
 
 /** Where and how the group's devices connect. */
@@ -58,8 +83,8 @@ export interface Group {
 }
 
 /**
- * `onAllOnline`: every device of the group has its polls on the wire (the engine may end the
- * warm-up). `pacer`: the process's, when the driver runs in this process too.
+ * `onAllOnline`: every device of the group is online, its polls on the wire (the engine may end the
+ * warm-up); a fleet brought online all at once starts its load then. `pacer`: the process's, when the driver runs in this process too.
  */
 export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline: () => void = () => {}, pacer: Pacer = createPacer()): Group {
   const { scenario } = config;
@@ -80,7 +105,7 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
       ...recorder,
       online(index) {
         recorder.online(index);
-        if (++onlineCount === config.devices.length) onAllOnline();
+        if (++onlineCount === config.devices.length) allOnline();
       },
     },
     pacer,
@@ -97,19 +122,66 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
   const online: VirtualDevice[] = [];
   const random = createRandom(config.seed ^ 0x5eed);
   let arrivals: Arrivals | undefined;
+  /** The load has started (a fleet brought online all at once starts it once). */
+  let loading = false;
 
-  const bringOnline = (fleetDevice: FleetDevice) => {
-    if (!ctx.issuing) return;
+  /** Devices to connect ahead of their first request, the next one's place, and connects under way. */
+  const toConnect: VirtualDevice[] = [];
+  let nextAhead = 0;
+  let connecting = 0;
+  let pumping = false;
+  const connectAhead = (device: VirtualDevice) => {
+    toConnect.push(device);
+    pump();
+  };
+  const pump = () => {
+    if (pumping) return; // a connect settled at once (no budget left): the loop below goes on
+    pumping = true;
+    while (connecting < AHEAD_CONNECTS && nextAhead < toConnect.length) {
+      const device = toConnect[nextAhead++];
+      connecting++;
+      device.link.connect(() => {
+        connecting--;
+        connectionOpened(device);
+        pump();
+      });
+    }
+    pumping = false;
+  };
+  /** When each device's loops first turn, from the start of its load (ms), in the order of `online`. */
+  const firstTurns: FirstTurns[] = [];
+
+  /**
+   * A device comes into being and opens its polls; `ahead`: also a connection for its first request,
+   * when that falls within AHEAD_MS of the load's start. It is online once they are open.
+   */
+  const bringOnline = (fleetDevice: FleetDevice, ahead: boolean): VirtualDevice | undefined => {
+    if (!ctx.issuing) return undefined;
     const device = createDevice(fleetDevice.index, fleetDevice.token, config.templates, basePath, wire.link(), ctx, config.seed);
+    // Spread the first sends over one interval so the fleet does not fire in lockstep.
+    const first = {
+      telemetry: scenario.telemetry.model === 'closed' ? random() * scenario.telemetry.intervalMs : Infinity,
+      clientRpc: scenario.clientRpc ? random() * scenario.clientRpc.intervalMs : Infinity,
+    };
     online.push(device);
-    const now = monoNow();
-    // A device without polls is online at once; one with polls when they are on the wire.
-    if (device.pollsToOpen === 0) ctx.recorder.online(device.index);
+    firstTurns.push(first);
+    // The open-model arrivals go to the devices in turn, the first to the first device.
+    const firstArrival = scenario.telemetry.model === 'open' && config.telemetryRate > 0 ? (online.length * 1000) / config.telemetryRate : Infinity;
+    const connect = ahead && Math.min(first.telemetry, first.clientRpc, firstArrival) < AHEAD_MS;
+    if (connect) device.toOpen++;
+    // A device with nothing to open is online at once; another once all is open.
+    if (device.toOpen === 0) ctx.recorder.online(device.index);
+    if (connect) connectAhead(device);
     if (scenario.polls.attributes) pollAttributes(device, true);
     if (scenario.polls.rpc) pollRpc(device, true);
-    // Spread the first sends over one interval so the fleet does not fire in lockstep.
-    if (scenario.telemetry.model === 'closed') pacer.at(now + random() * scenario.telemetry.intervalMs, telemetryTurn, device);
-    if (scenario.clientRpc) pacer.at(now + random() * scenario.clientRpc.intervalMs, clientRpcTurn, device);
+    return device;
+  };
+  /** The load of the device at `at` in `online`, from `now`: its loops' first turns, its download, and the open-model arrivals with the first device. */
+  const startLoad = (at: number, now: number) => {
+    const device = online[at];
+    const first = firstTurns[at];
+    if (scenario.telemetry.model === 'closed') pacer.at(now + first.telemetry, telemetryTurn, device);
+    if (scenario.clientRpc) pacer.at(now + first.clientRpc, clientRpcTurn, device);
     if (scenario.firmware) void downloadFirmware(device);
     // Open-model telemetry starts with the first device: no arrival falls into a fleet of nobody.
     if (!arrivals && scenario.telemetry.model === 'open' && config.telemetryRate > 0) {
@@ -117,10 +189,35 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
       arrivals = startArrivals(pacer, { rate: config.telemetryRate, startAt: now, send: (intendedAt) => sendTelemetry(online[next++ % online.length], intendedAt) });
     }
   };
+  /**
+   * A fleet brought online all at once starts its load when every device is online (or after
+   * READY_WAIT_MS), after a full garbage collection: the turns it takes to create the devices and
+   * open their connections (1,000 mixed devices: ~240 ms), and the first collection of what they
+   * keep, are then behind the load's clock, not in its first planned sends. `heard` tells the
+   * engine before the clock starts, so that what it does then (a report line, the driver's start)
+   * is not in the load's time either.
+   */
+  const startFleet = (heard: () => void) => {
+    if (loading || !ctx.issuing) return heard();
+    loading = true;
+    collectGarbage();
+    heard();
+    const now = monoNow();
+    for (let at = 0; at < online.length; at++) startLoad(at, now);
+  };
+  const allOnline = () => (config.rampPerSecond === null ? startFleet(onAllOnline) : onAllOnline());
 
   const t0 = monoNow();
-  if (config.rampPerSecond === null) for (const d of config.devices) bringOnline(d);
-  else for (const d of config.devices) pacer.at(t0 + (d.index * 1000) / config.rampPerSecond, bringOnline, d);
+  if (config.rampPerSecond === null) {
+    for (const d of config.devices) bringOnline(d, true);
+    if (!loading) pacer.at(monoNow() + READY_WAIT_MS, startFleet, () => {});
+  } else {
+    // A ramp brings one device at a time, each turn short: its load starts with it, its connections with its first requests.
+    const join = (d: FleetDevice) => {
+      if (bringOnline(d, false)) startLoad(online.length - 1, monoNow());
+    };
+    for (const d of config.devices) pacer.at(t0 + (d.index * 1000) / config.rampPerSecond, join, d);
+  }
 
   return {
     drain() {

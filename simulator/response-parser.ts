@@ -45,6 +45,8 @@ export interface ResponseTarget {
  * until 1 s before that, for at most 10 minutes.
  */
 const IDLE_LIMIT_MS = 4_000;
+/** How long a connection that has had no answer yet (opened ahead of its first request) may stay idle. */
+export const FRESH_IDLE_MS = IDLE_LIMIT_MS;
 const KEEP_ALIVE_MARGIN_MS = 1_000;
 const KEEP_ALIVE_MAX_MS = 600_000;
 

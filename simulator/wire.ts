@@ -11,7 +11,7 @@ import { monoNow } from './clock.js';
 import type { Exchange } from './exchange.js';
 import { classifyError } from './http.js';
 import type { ErrorClass } from './metrics.js';
-import { endsAtClose, expectResponse, newReader, readResponse, type ResponseReader } from './response-parser.js';
+import { endsAtClose, expectResponse, FRESH_IDLE_MS, newReader, readResponse, type ResponseReader } from './response-parser.js';
 
 export interface WireOptions {
   /** http: or https: origin. */
@@ -29,6 +29,11 @@ export interface WireOptions {
 export interface Link {
   /** Send now: over an idle connection of this link, a new one, or after a wait in its backlog. */
   send(exchange: Exchange): void;
+  /**
+   * Open a connection ahead of the link's first request (when it has none and the budget allows),
+   * idle until then: usable for FRESH_IDLE_MS. `settled` hears once it is connected, or has failed.
+   */
+  connect(settled: () => void): void;
   /** Connections this link has open. */
   readonly open: number;
 }
@@ -174,7 +179,8 @@ export function createWire(options: WireOptions): Wire {
     if (taker && next) open(taker, next);
   }
 
-  function open(link: LinkState, ex: Exchange): void {
+  /** A new connection of the link, writing `ex` at once (queued until connected), or idle. */
+  function open(link: LinkState, ex: Exchange | null): Conn {
     // Plain TCP reads into one shared buffer, bypassing the stream machinery (`onread`), told of its
     // connection (no lookup on the socket per read); TLS reads through 'data'.
     const onread = { buffer: READ_BUFFER, callback: (bytes: number) => onRead(conn, bytes) };
@@ -191,7 +197,22 @@ export function createWire(options: WireOptions): Wire {
     if (tls) socket.on('data', onData);
     socket.on('error', onError);
     socket.on('close', onClose);
-    write(conn, ex, monoNow());
+    if (ex) write(conn, ex, monoNow());
+    return conn;
+  }
+
+  function connectAhead(link: LinkState, settled: () => void): void {
+    if (destroyed || link.open > 0 || conns.length >= options.maxConnections) return settled();
+    const conn = open(link, null);
+    conn.idleSince = monoNow();
+    link.idle.push(conn);
+    // Set-up only (one per device): the listeners are gone once either has fired.
+    const connected = tls ? 'secureConnect' : 'connect';
+    const done = () => {
+      conn.socket.off(connected, done).off('close', done);
+      settled();
+    };
+    conn.socket.once(connected, done).once('close', done);
   }
 
   /** What a read brought, at `now` (one reading of the clock for the answer's end, the connection's idle time and the pacer). */
@@ -240,10 +261,14 @@ export function createWire(options: WireOptions): Wire {
     if (destroyed) return drop(ex);
     const now = monoNow();
     for (let conn = link.idle.pop(); conn; conn = link.idle.pop()) {
-      if (now - conn.idleSince < conn.idleLimitMs) return write(conn, ex, now);
+      // A connection opened ahead has had no answer yet to say how long the server keeps it.
+      if (now - conn.idleSince < (conn.idleLimitMs || FRESH_IDLE_MS)) return write(conn, ex, now);
       retire(conn, true); // idle too long: the server may be closing it; a fresh one is safer
     }
-    if (!link.backlog.length && link.open < options.maxConnectionsPerLink && conns.length < options.maxConnections) return open(link, ex);
+    if (!link.backlog.length && link.open < options.maxConnectionsPerLink && conns.length < options.maxConnections) {
+      open(link, ex);
+      return;
+    }
     // Wait for one of this link's connections, or for the process's budget.
     ex.queuedAt = now;
     link.backlog.push(ex);
@@ -253,7 +278,7 @@ export function createWire(options: WireOptions): Wire {
 
   return {
     link() {
-      const link: LinkState = { open: 0, idle: [], backlog: [], send: (ex) => send(link, ex) };
+      const link: LinkState = { open: 0, idle: [], backlog: [], send: (ex) => send(link, ex), connect: (settled) => connectAhead(link, settled) };
       return link;
     },
     get open() {

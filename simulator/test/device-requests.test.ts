@@ -10,7 +10,7 @@ import { loadTemplates } from '../routes.js';
 import { scenarioFromJson, type Scenario } from '../scenario.js';
 import type { Link } from '../wire.js';
 
-const link: Link = { send: () => {}, open: 0 };
+const link: Link = { send: () => {}, connect: () => {}, open: 0 };
 
 async function deviceFor(scenario: Scenario, token: string) {
   const ctx: DeviceContext = {

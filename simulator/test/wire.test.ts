@@ -99,6 +99,28 @@ describe('the wire', () => {
     expect(w.open).toBe(2);
   });
 
+  it("opens a connection ahead of a device's first request, idle until that request goes over it, and says when it is open or refused", async () => {
+    const w = make();
+    const link = w.link();
+    await new Promise<void>((resolve) => link.connect(resolve));
+    expect([w.open, w.opened, link.open, bodies.length]).toEqual([1, 1, 1, 0]);
+    // One is enough: a device that has a connection opens no other ahead.
+    await new Promise<void>((resolve) => link.connect(resolve));
+    expect(w.opened).toBe(1);
+    for (let i = 0; i < 2; i++) expect(await send(link, 'GET', '/empty')).toMatchObject({ status: 204, failure: null });
+    expect([w.opened, new Set(ports).size]).toEqual([1, 1]);
+    // No budget left: nothing opened, settled at once.
+    const full = createWire({ url, insecure: false, maxConnectionsPerLink: 1, maxConnections: 0 });
+    let settled = false;
+    full.link().connect(() => (settled = true));
+    expect([settled, full.opened]).toEqual([true, 0]);
+    // Refused: settled, and the connection is gone.
+    const refused = createWire({ url: `http://127.0.0.1:${await closedPort()}`, insecure: false, maxConnectionsPerLink: 1, maxConnections: 10 });
+    await new Promise<void>((resolve) => refused.link().connect(resolve));
+    expect([refused.opened, refused.open]).toEqual([1, 0]);
+    refused.destroy('unfinished');
+  });
+
   it('opens another connection for a request that finds its device busy, and beyond the cap queues it, reported apart', async () => {
     const w = make(2);
     const link = w.link();
