@@ -82,7 +82,7 @@ export function pacedFloorRun(options: PacedFloorOptions): PacedFloorRun {
   let answered = 0;
   let issued = 0;
   const lagWindow = options.lagWindow;
-  const lag = lagWindow ? sendLagRecorder(lagWindow.fromMs, lagWindow.fromMs + lagWindow.ms) : sendLagRecorder();
+  const lag = sendLagRecorder(lagWindow?.fromMs, lagWindow && lagWindow.fromMs + lagWindow.ms);
 
   const done: PacedFloorRun['done'] = new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;

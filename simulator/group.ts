@@ -29,7 +29,7 @@ const READY_WAIT_MS = 2_000;
 /**
  * A device whose first request falls this soon after the load's start connects before it, so that
  * the load's first moments are not spent connecting; later ones connect at their first request.
- * With READY_WAIT_MS, within the time a connection that has had no answer may stay idle (FRESH_IDLE_MS).
+ * With READY_WAIT_MS, within the time a connection that has had no answer may stay idle (response-parser.ts IDLE_LIMIT_MS).
  */
 const AHEAD_MS = 2_000;
 /**

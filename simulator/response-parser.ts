@@ -42,11 +42,10 @@ export interface ResponseTarget {
 /**
  * As undici: a connection idle this long is not reused (a fresh one is safer than one the server
  * may be closing), unless the server says how long it keeps it (`keep-alive: timeout=N`): then
- * until 1 s before that, for at most 10 minutes.
+ * until 1 s before that, for at most 10 minutes. A connection that has had no answer yet (opened
+ * ahead of its first request) has no hint: this limit too.
  */
-const IDLE_LIMIT_MS = 4_000;
-/** How long a connection that has had no answer yet (opened ahead of its first request) may stay idle. */
-export const FRESH_IDLE_MS = IDLE_LIMIT_MS;
+export const IDLE_LIMIT_MS = 4_000;
 const KEEP_ALIVE_MARGIN_MS = 1_000;
 const KEEP_ALIVE_MAX_MS = 600_000;
 

@@ -11,7 +11,7 @@ import { monoNow } from './clock.js';
 import type { Exchange } from './exchange.js';
 import { classifyError } from './http.js';
 import type { ErrorClass } from './metrics.js';
-import { endsAtClose, expectResponse, FRESH_IDLE_MS, newReader, readResponse, type ResponseReader } from './response-parser.js';
+import { endsAtClose, expectResponse, IDLE_LIMIT_MS, newReader, readResponse, type ResponseReader } from './response-parser.js';
 
 export interface WireOptions {
   /** http: or https: origin. */
@@ -31,7 +31,7 @@ export interface Link {
   send(exchange: Exchange): void;
   /**
    * Open a connection ahead of the link's first request (when it has none and the budget allows),
-   * idle until then: usable for FRESH_IDLE_MS. `settled` hears once it is connected, or has failed.
+   * idle until then: usable for IDLE_LIMIT_MS. `settled` hears once it is connected, or has failed.
    */
   connect(settled: () => void): void;
   /** Connections this link has open. */
@@ -262,7 +262,7 @@ export function createWire(options: WireOptions): Wire {
     const now = monoNow();
     for (let conn = link.idle.pop(); conn; conn = link.idle.pop()) {
       // A connection opened ahead has had no answer yet to say how long the server keeps it.
-      if (now - conn.idleSince < (conn.idleLimitMs || FRESH_IDLE_MS)) return write(conn, ex, now);
+      if (now - conn.idleSince < (conn.idleLimitMs || IDLE_LIMIT_MS)) return write(conn, ex, now);
       retire(conn, true); // idle too long: the server may be closing it; a fresh one is safer
     }
     if (!link.backlog.length && link.open < options.maxConnectionsPerLink && conns.length < options.maxConnections) {
