@@ -39,8 +39,6 @@ export interface DeviceContext {
   ending: boolean;
   /** Called whenever a measured request ends. */
   settled(): void;
-  /** Called whenever one of a device's set-up connects (its polls, one ahead) is open or has failed. */
-  connected(): void;
 }
 
 export interface VirtualDevice {
@@ -188,7 +186,6 @@ function clientRpcDone(ex: Exchange): void {
 
 /** One of the device's connections is open (a poll on the wire, or failed); once all are, the device is online. */
 export function connectionOpened(device: VirtualDevice): void {
-  device.ctx.connected();
   if (--device.toOpen === 0) device.ctx.recorder.online(device.index);
 }
 

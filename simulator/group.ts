@@ -33,11 +33,10 @@ const READY_WAIT_MS = 2_000;
  */
 const AHEAD_MS = 2_000;
 /**
- * Set-up connects (polls, connections ahead) under way at once, at most: a burst beyond the
- * target's accept backlog (Tomcat's 100, Node's 511) would have its dropped SYNs sent again only
- * after a second.
+ * Connects made ahead at once, at most: a burst beyond the target's accept backlog (Tomcat's 100,
+ * Node's 511) would have its dropped SYNs sent again only after a second.
  */
-const SETUP_CONNECTS = 64;
+const AHEAD_CONNECTS = 64;
 
 /** When a device's loops first turn, from the start of its load (ms; Infinity: no such loop). */
 interface FirstTurns {
@@ -118,10 +117,6 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
     settled() {
       if (ctx.inFlight === 0) drained?.();
     },
-    connected() {
-      connecting--;
-      pump();
-    },
   };
   const basePath = url.pathname.replace(/\/+$/, '');
   const online: VirtualDevice[] = [];
@@ -130,24 +125,26 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
   /** The load has started (a fleet brought online all at once starts it once). */
   let loading = false;
 
-  /**
-   * Devices whose set-up connects (polls, one ahead) are still to start, the next one's place, and
-   * connects under way: a device's connects start together, once they fit under SETUP_CONNECTS.
-   */
-  const toConnect: { device: VirtualDevice; ahead: boolean }[] = [];
-  let nextToConnect = 0;
+  /** Devices to connect ahead of their first request, the next one's place, and connects under way. */
+  const toConnect: VirtualDevice[] = [];
+  let nextAhead = 0;
   let connecting = 0;
   let pumping = false;
+  const connectAhead = (device: VirtualDevice) => {
+    toConnect.push(device);
+    pump();
+  };
   const pump = () => {
     if (pumping) return; // a connect settled at once (no budget left): the loop below goes on
     pumping = true;
-    while (nextToConnect < toConnect.length && connecting + toConnect[nextToConnect].device.toOpen <= SETUP_CONNECTS) {
-      const { device, ahead } = toConnect[nextToConnect++];
-      connecting += device.toOpen;
-      // The polls first: a connection opened ahead would be idle, and a poll would take it.
-      if (scenario.polls.attributes) pollAttributes(device, true);
-      if (scenario.polls.rpc) pollRpc(device, true);
-      if (ahead) device.link.connect(() => connectionOpened(device));
+    while (connecting < AHEAD_CONNECTS && nextAhead < toConnect.length) {
+      const device = toConnect[nextAhead++];
+      connecting++;
+      device.link.connect(() => {
+        connecting--;
+        connectionOpened(device);
+        pump();
+      });
     }
     pumping = false;
   };
@@ -174,10 +171,9 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
     if (connect) device.toOpen++;
     // A device with nothing to open is online at once; another once all is open.
     if (device.toOpen === 0) ctx.recorder.online(device.index);
-    else {
-      toConnect.push({ device, ahead: connect });
-      pump();
-    }
+    if (connect) connectAhead(device);
+    if (scenario.polls.attributes) pollAttributes(device, true);
+    if (scenario.polls.rpc) pollRpc(device, true);
     return device;
   };
   /** The load of the device at `at` in `online`, from `now`: its loops' first turns, its download, and the open-model arrivals with the first device. */

@@ -170,7 +170,6 @@ describe('open-model telemetry against the reference server', () => {
     const ctx: DeviceContext = {
       scenario, recorder, pacer: createPacer(), host: new URL(server.httpUrl).host, requestTimeoutMs: 10_000, inFlight: 0, issuing: true, ending: false,
       settled: () => ctx.inFlight === 0 && settled(),
-      connected: () => {},
     };
     const device = createVirtualDevice(0, record.token, (await loadTemplates()).device, '', wire.link(), ctx, 1);
     // The schedule began a second ago and nothing ran since: 100 arrivals are overdue.

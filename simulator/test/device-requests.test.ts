@@ -14,7 +14,7 @@ const link: Link = { send: () => {}, connect: () => {}, open: 0 };
 
 async function deviceFor(scenario: Scenario, token: string) {
   const ctx: DeviceContext = {
-    scenario, recorder: createRecorder(), pacer: createPacer(), host: 'sim.example:8080', requestTimeoutMs: 10_000, inFlight: 0, issuing: true, ending: false, settled: () => {}, connected: () => {},
+    scenario, recorder: createRecorder(), pacer: createPacer(), host: 'sim.example:8080', requestTimeoutMs: 10_000, inFlight: 0, issuing: true, ending: false, settled: () => {},
   };
   return createDevice(3, token, (await loadTemplates()).device, '/base', link, ctx, 7);
 }
