@@ -2,7 +2,7 @@
 // apart, per-second timelines and per-interval histograms for the live progress lines. The summary,
 // the progress lines and any exporter read it.
 import { addEncoded, createHistogram, percentile, type Histogram } from './histograms.js';
-import { errorTotal, newTotals, type CounterName, type ErrorClass, type MetricsDelta, type PathDelta, type PathDeltas, type PathName, type PathTotals, type Phase } from './metrics.js';
+import { createRecorder, errorTotal, newTotals, type CounterName, type ErrorClass, type MetricsDelta, type PathDelta, type PathDeltas, type PathName, type PathTotals, type Phase } from './metrics.js';
 
 export interface Timeline {
   /** Per second of the run (both phases): successes and errors. */
@@ -94,4 +94,23 @@ export function createAggregate(): Aggregate {
       return view;
     },
   };
+}
+
+/**
+ * Run the metrics' cycle once on throwaway figures (record, drain in-process and shipped, absorb,
+ * interval): a run's first once-a-second tick would otherwise be the first to run this code, cold
+ * (~3.5 ms at 100 devices: 1.9 ms absorbing, 0.9 ms the interval's percentiles, against ~0.5 ms
+ * once warm). Done at set-up, before the fleet's full GC, it costs the load nothing.
+ */
+export function warmUpMetrics(): void {
+  const aggregate = createAggregate();
+  for (const shipped of [false, true]) {
+    const recorder = createRecorder(shipped);
+    recorder.steadyFrom(2);
+    // One path: every path runs the same code, and each costs ~20 histograms (86 KB each) here.
+    recorder.record('telemetry', 'ok', 0, 'sent', 0.5, 0.25, 1);
+    recorder.record('telemetry', 'timeout', 2, 'intended', 0.5, 0, 3);
+    aggregate.absorb(recorder.drain(), 0);
+  }
+  aggregate.interval(0);
 }

@@ -13,7 +13,7 @@ import { SimulationError, type EngineEvent, type SimulationConfig, type Simulati
 import type { FleetMember } from './fleet.js';
 import { startGroup, type GroupConfig } from './group.js';
 import { createPacer } from './pacer.js';
-import { createAggregate } from './aggregate.js';
+import { createAggregate, warmUpMetrics } from './aggregate.js';
 import { createRecorder, type MetricsDelta, type Recorder } from './metrics.js';
 import type { DeviceTemplates } from './routes.js';
 import { spawnWorker, type WorkerHandle } from './worker.js';
@@ -132,6 +132,7 @@ export async function runFleet(
     if (failure) throw new SimulationError(`a simulator worker failed to start: ${failure}`);
     const warmup = config.warmupMs === null ? 'until every device is online' : `${config.warmupMs / 1000}s`;
     emit({ type: 'phase', phase: 'running', message: `${members.length} devices, scenario ${scenario.name}, ${config.durationMs / 1000}s (warm-up ${warmup})` });
+    warmUpMetrics();
     const startedAt = new Date();
     t0 = monoNow();
     const cpuStart = process.cpuUsage();
