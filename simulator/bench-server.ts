@@ -2,13 +2,16 @@
 // server do not share an event loop): the reference server on a fresh database with a fleet of
 // devices (one, or the largest --devices), the bare Fastify baseline answering the same paths
 // with no work behind them (any token), or the bare durable route (bench-durable.ts: telemetry only,
-// any token, each request acknowledged once its group-committed SQLite insert is synced).
+// any token, each request acknowledged once its group-committed SQLite insert is synced). The
+// bench asks each for its CPU time and, around a measured run, has the reference server fold its
+// telemetry log (bench.ts withServerCpu).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { forkServer, serveInChild } from './child-server.js';
 import type { ServerMemory } from './bench-polls.js';
+import type { TelemetryLogBooks } from '../reference-server/store/types.js';
 
 export type BenchServerKind = 'reference' | 'baseline' | 'durable';
 
@@ -22,19 +25,27 @@ export interface BenchServer {
   memory(): Promise<ServerMemory>;
   /** CPU time (user + system, every thread) the server process has used so far, in µs. */
   cpuMicros(): Promise<number>;
+  /**
+   * The reference server folds every row waiting in its telemetry log (Store.foldTelemetryLog) and
+   * answers with the log's books after it; the baselines keep no log: undefined, at once.
+   */
+  foldTelemetryLog(): Promise<TelemetryLogBooks | undefined>;
   close(): Promise<void>;
 }
 
 type FromBenchServer =
   | { type: 'listening'; url: string; tokens: string[] }
   | ({ type: 'memory' } & ServerMemory)
-  | { type: 'cpu'; micros: number };
+  | { type: 'cpu'; micros: number }
+  | { type: 'fold'; books?: TelemetryLogBooks };
 
 /** What runs in the child: a server and what the parent asks of it. */
 interface ServerInChild {
   url: string;
   tokens: string[];
   openPolls(): number;
+  /** The reference server's Store.foldTelemetryLog (none for the baselines). */
+  foldTelemetryLog?(): Promise<TelemetryLogBooks>;
   close(): Promise<void>;
 }
 
@@ -52,6 +63,7 @@ export async function startBenchServer(kind: BenchServerKind, devices = 1): Prom
       return { rssBytes, openPolls };
     },
     cpuMicros: async () => (await child.ask('cpu')).micros,
+    foldTelemetryLog: async () => (await child.ask('fold')).books,
     close: child.close,
   };
 }
@@ -74,6 +86,7 @@ async function referenceServer(devices: number): Promise<ServerInChild> {
     url: server.httpUrl,
     tokens: fleet.map((device) => device.token),
     openPolls: () => ctx.polls.size().attributes,
+    foldTelemetryLog: () => ctx.store.foldTelemetryLog(),
     close: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
@@ -126,6 +139,7 @@ function runChild(kind: BenchServerKind, devices: number): Promise<void> {
           const { user, system } = process.cpuUsage();
           return { type: 'cpu', micros: user + system };
         }
+        if (type === 'fold') return server.foldTelemetryLog ? server.foldTelemetryLog().then((books) => ({ type: 'fold', books })) : { type: 'fold' };
         if (type !== 'memory') return undefined;
         (globalThis as { gc?: () => void }).gc?.();
         return { type: 'memory', rssBytes: process.memoryUsage().rss, openPolls: server.openPolls() };
