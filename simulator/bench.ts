@@ -97,9 +97,10 @@ async function cannon(url: string, load: Load, options: BenchOptions): Promise<B
  * `run`, with the CPU the server spent on it per request when the server is ours to ask. The
  * reference server folds its telemetry log into the time series in the background once enough rows
  * wait (a fold costs a few µs a row), so whether a fold fell inside a run was luck: it folds every
- * row waiting before the run, unmeasured, and every row the run left after it, counted in. A run's
- * CPU is then that of its own writes and all of their folds; its throughput stays its own requests
- * over its duration.
+ * row waiting before the run, unmeasured, and every row the run left after it, counted in (each
+ * answered once the fold's WAL checkpoint is over too: bench-server.ts quiet). A run's CPU is then
+ * that of its own writes and all of their folds; its throughput stays its own requests over its
+ * duration.
  */
 async function withServerCpu(server: BenchServer | undefined, run: () => Promise<BenchFigures>): Promise<BenchFigures> {
   if (!server) return run();
