@@ -13,8 +13,18 @@ export interface BenchFigures {
   non2xx: number;
   errors: number;
   timeouts: number;
-  /** The server's CPU time (every thread) over the run, per request; when dhi bench started the server. */
+  /**
+   * The server's CPU time (every thread) over the run, per request; when dhi bench started the server.
+   * The reference server's includes folding the telemetry the run wrote (bench.ts withServerCpu).
+   */
   serverCpuMicrosPerRequest?: number;
+  /** The reference server's telemetry log over the run: the rows the run wrote to it, and the folds of the whole log that ran in it or right after it (that CPU is in the run's). */
+  telemetryLog?: TelemetryLogRun;
+}
+
+export interface TelemetryLogRun {
+  rows: number;
+  folds: number;
 }
 
 /**
@@ -42,6 +52,8 @@ export interface FleetFigures {
   roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[]; durable?: number[] }>;
   /** With --devices: the requests each server got from the fleet, unmeasured, before the rounds. */
   warmUpRequests?: Record<string, WarmUp>;
+  /** The operations whose rounds wrote to the reference server's telemetry log: each round's rows and folds (BenchFigures.telemetryLog), in the order run. */
+  roundsTelemetryLog?: Record<string, { rows: number[]; folds: number[] }>;
 }
 
 type WarmUp = { reference?: number; baseline?: number; durable?: number };
@@ -82,7 +94,8 @@ export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): Fl
   const results = Object.fromEntries(ops.map((op) => [op, medianRun(runs[op].reference)]));
   const warmUps = Object.fromEntries(ops.filter((op) => runs[op].warmUp.reference !== undefined).map((op) => [op, runs[op].warmUp]));
   const warmUpRequests = orNone(warmUps);
-  if (!withBaseline) return { results, warmUpRequests };
+  const roundsTelemetryLog = orNone(telemetryLogs(ops, runs));
+  if (!withBaseline) return { results, warmUpRequests, roundsTelemetryLog };
   const bare = compare(ops, results, runs, 'baseline');
   const durable = compare(ops, results, runs, 'durable');
   const rps = (figures: BenchFigures[]) => figures.map((r) => r.requestsPerSecond);
@@ -101,7 +114,15 @@ export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): Fl
     durableServerCpu: orNone(durable.cpu),
     roundsRequestsPerSecond: rounds,
     warmUpRequests,
+    roundsTelemetryLog,
   };
+}
+
+/** Each round's rows and folds of the reference server's telemetry log, for the operations that wrote to it. */
+function telemetryLogs(ops: BenchOp[], runs: Runs): Record<string, { rows: number[]; folds: number[] }> {
+  const logs = ops.map((op) => [op, runs[op].reference.map((r) => r.telemetryLog)] as const);
+  const wrote = logs.filter(([, rounds]) => rounds.some((log) => log && log.rows > 0));
+  return Object.fromEntries(wrote.map(([op, rounds]) => [op, { rows: rounds.map((log) => log?.rows ?? 0), folds: rounds.map((log) => log?.folds ?? 0) }]));
 }
 
 /** The server CPU comparison appended to a baseline's line, when both sides' CPU was measured. */
@@ -118,10 +139,11 @@ export function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: numb
     const cpuLine = cpuText(figures.serverCpu?.[op]);
     const ownCpu = r.serverCpuMicrosPerRequest === undefined ? '' : `  server CPU ${r.serverCpuMicrosPerRequest} µs/request`;
     console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${figures.ratio?.[op]}${cpuLine}` : line + ownCpu);
+    const indent = `${''.padEnd(10)} ${' '.repeat(fleet.length)}`;
     const d = figures.durableBaseline?.[op];
-    if (!d) continue;
-    const durableCpu = cpuText(figures.durableServerCpu?.[op]);
-    console.log(`${''.padEnd(10)} ${' '.repeat(fleet.length)}| bare durable route (group-committed SQLite insert, synchronous=FULL) ${d.requestsPerSecond} req/s, p99 ${d.latencyMs.p99} ms, ${median}ratio ${figures.durableRatio?.[op]}${durableCpu}`);
+    if (d) console.log(`${indent}| bare durable route (group-committed SQLite insert, synchronous=FULL) ${d.requestsPerSecond} req/s, p99 ${d.latencyMs.p99} ms, ${median}ratio ${figures.durableRatio?.[op]}${cpuText(figures.durableServerCpu?.[op])}`);
+    const log = figures.roundsTelemetryLog?.[op];
+    if (log) console.log(`${indent}| dhi's server CPU includes folding into its tables the telemetry each round wrote: rows ${log.rows.join(' / ')}, folds of the whole log ${log.folds.join(' / ')} (each round's count includes the one just after it, of the rows it left)`);
   }
 }
 

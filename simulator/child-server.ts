@@ -12,7 +12,7 @@ type Failed = { type: 'error'; message: string };
 export interface ChildServer<M extends Message> {
   /** The child's `listening` message: its URL and whatever else it announced. */
   listening: Listening<M>;
-  /** Ask the child; resolves with its answer of the same type (rejects if the child exits first). */
+  /** Ask the child; resolves with its answer of the same type (rejects if the child exits first, or fails to answer). */
   ask<T extends M['type']>(type: T): Promise<Extract<M, { type: T }>>;
   /** SIGTERM; resolves once the process has gone. */
   close(): Promise<void>;
@@ -24,7 +24,11 @@ export function forkServer<M extends Message>(name: string, moduleUrl: string, a
   const exited = (code: number | null) => new Error(`${name} exited with code ${code}`);
   const ask = <T extends M['type']>(type: T) =>
     new Promise<Extract<M, { type: T }>>((resolve, reject) => {
-      const onMessage = (message: M) => {
+      const onMessage = (message: M | Failed) => {
+        if (message.type === 'error') {
+          settle();
+          return reject(new Error(`${name} could not answer ${type}: ${(message as Failed).message}`));
+        }
         if (message.type !== type) return;
         settle();
         resolve(message as Extract<M, { type: T }>);
@@ -60,11 +64,13 @@ export function forkServer<M extends Message>(name: string, moduleUrl: string, a
 
 export interface ServingChild<M extends Message> {
   listening: Listening<M>;
-  /** The answer to the parent's question of this type; undefined: no answer. */
-  answer(type: string): M | undefined;
+  /** The answer to the parent's question of this type, now or once it is known; undefined: no answer. */
+  answer(type: string): M | Promise<M> | undefined;
   /** What to do before the process exits. */
   close?(): Promise<void>;
 }
+
+const failed = (error: Error): Failed => ({ type: 'error', message: error.stack ?? String(error) });
 
 /** The child's side: start the server, announce it, answer the parent, stop on SIGTERM or when the parent goes. */
 export async function serveInChild<M extends Message>(start: () => Promise<ServingChild<M>>): Promise<void> {
@@ -73,13 +79,13 @@ export async function serveInChild<M extends Message>(start: () => Promise<Servi
     process.send?.(server.listening);
     process.on('message', (message: Message) => {
       const answer = server.answer(message.type);
-      if (answer) process.send?.(answer);
+      if (answer) void Promise.resolve(answer).then((reply) => process.send?.(reply), (error: Error) => process.send?.(failed(error)));
     });
     const stop = () => void Promise.resolve(server.close?.()).finally(() => process.exit(0));
     process.once('SIGTERM', stop);
     process.once('disconnect', stop);
   } catch (error) {
-    process.send?.({ type: 'error', message: (error as Error).stack ?? String(error) } satisfies Failed);
+    process.send?.(failed(error as Error));
     process.exit(1);
   }
 }

@@ -310,6 +310,14 @@ export interface TelemetryDelete {
   rewriteLatest: boolean;
 }
 
+/** The telemetry ingest log's books since the store opened (Store.foldTelemetryLog). */
+export interface TelemetryLogBooks {
+  /** Rows gathered into the log: one per key of each telemetry write. */
+  rows: number;
+  /** Folds of the whole log into the time series: those due after enough rows, and those asked for. */
+  folds: number;
+}
+
 /**
  * The stored time series of one device, which Store.readTelemetry hands its callback: read it inside
  * the callback (a call after the callback has returned throws).
@@ -374,6 +382,13 @@ export interface Store {
    * the call is in them, and resolves with its result (at once when none waits; sqlite-telemetry.ts).
    */
   readTelemetry<T>(deviceId: string, read: (series: DeviceSeries) => T): Promise<T>;
+  /**
+   * Folds every row waiting in the telemetry ingest log into the time series, once the writes answered
+   * before the call are in it (as a read across every device does first), and resolves with the log's
+   * books after it. dhi bench asks before and after each measured round, so that a round's server CPU
+   * holds the folds of what it wrote and nothing an earlier round left.
+   */
+  foldTelemetryLog(): Promise<TelemetryLogBooks>;
   /** Keys in use by the devices of a profile (null: every device), sorted, every answered write included (DeviceProfileController). */
   profileTelemetryKeys(profileId: string | null): Promise<string[]>;
   /**

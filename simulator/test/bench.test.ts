@@ -24,6 +24,24 @@ async function benchReport(options: Partial<Parameters<typeof runBench>[0]>) {
   return JSON.parse(readFileSync(join(reportDir, file), 'utf8'));
 }
 
+/**
+ * The reference server's telemetry rounds (with --baseline, one per round): each wrote three rows a
+ * request to the log (the median round's answered requests, and at most those on `connections` in
+ * flight at its end besides), and its folds of the whole log ran, at least the one after the round.
+ */
+function expectFoldedRounds(figures: { roundsTelemetryLog: { telemetry: { rows: number[]; folds: number[] } } }, median: BenchFigures, connections: number): void {
+  const { rows, folds } = figures.roundsTelemetryLog.telemetry;
+  expect(rows).toHaveLength(folds.length);
+  for (const [i, written] of rows.entries()) {
+    expect(written).toBeGreaterThan(0);
+    expect(folds[i]).toBeGreaterThanOrEqual(1);
+  }
+  const log = median.telemetryLog!;
+  expect(log.rows).toBeGreaterThanOrEqual(3 * median.total);
+  expect(log.rows).toBeLessThanOrEqual(3 * (median.total + connections));
+  expect(rows).toContain(log.rows);
+}
+
 describe('dhi bench', () => {
   it('runs an operation against a reference server and a bare Fastify baseline, and writes the JSON', async () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
@@ -53,11 +71,15 @@ describe('dhi bench', () => {
     expect(cpu.rounds.baseline).toHaveLength(3);
     for (const value of [...cpu.rounds.reference, ...cpu.rounds.baseline]) expect(value).toBeGreaterThan(0);
     expect(cpu.ratio).toBe(Math.round((cpu.baseline / cpu.reference) * 1000) / 1000);
+    // Every round of the reference server folded what it wrote into the time series, counted in its CPU.
+    expectFoldedRounds(report, report.results.telemetry, 4);
+    expect(report.baseline.telemetry.telemetryLog).toBeUndefined();
     // The held polls were all open on the server while telemetry was measured.
     expect(report.heldPolls.open).toBe(50);
     expect(report.heldPolls.rssHoldingBytes).toBeGreaterThan(0);
     expect(report.heldPolls.telemetry.total).toBeGreaterThan(0);
     expect(report.heldPolls.telemetry.serverCpuMicrosPerRequest).toBeGreaterThan(0);
+    expect(report.heldPolls.telemetry.telemetryLog.rows).toBeGreaterThanOrEqual(3 * report.heldPolls.telemetry.total);
   }, 120_000); // two server processes start from TypeScript sources: slow on a busy machine
 
   it('takes the median round', () => {
@@ -124,6 +146,7 @@ describe('dhi bench', () => {
       const cpu = fleet.durableServerCpu.telemetry;
       expect(cpu.baseline).toBe(durable.serverCpuMicrosPerRequest);
       expect(cpu.ratio).toBe(Math.round((cpu.baseline / cpu.reference) * 1000) / 1000);
+      expectFoldedRounds(fleet, fleet.results.telemetry, 4);
     }
   }, 120_000);
 
