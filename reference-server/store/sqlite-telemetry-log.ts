@@ -154,10 +154,16 @@ function foldStatements(db: Database, source: string): Statement[] {
   ];
 }
 
-/** The rows this writer appended of one device that are in the log, and each key's greatest ts among them. */
+/**
+ * The rows this writer appended of one device that are in the log, and each key's greatest ts among
+ * them: `ts[at.get(key)]`, held in an array of doubles, so that booking a row allocates nothing (a ts
+ * as a Map's value would be a heap number a row).
+ */
 interface DeviceBooks {
   rows: number;
-  latest: Map<number, number>;
+  at: Map<number, number>;
+  keys: number[];
+  ts: number[];
 }
 
 /** What the log holds, as one writer knows it (undefined where it does not). */
@@ -214,26 +220,35 @@ export function createRowWriter(db: Database): RowWriter {
   let beforeFold: Books | undefined;
 
   function book(device: number, key: number, ts: number): void {
-    // The books' ts go to SQL as JSON text, exact for integers only: any other ts leaves the fold to SQL.
-    if (!Number.isSafeInteger(ts)) {
+    // Devices by a 32-bit integer (a Map's key that is a heap number costs its hash and an allocation);
+    // the books' ts go to SQL as JSON text, exact for integers only: anything else leaves the fold to SQL.
+    const num = device | 0;
+    if (num !== device || !Number.isSafeInteger(ts)) {
       books = undefined;
       return;
     }
-    let d = books!.devices.get(device);
-    if (d === undefined) books!.devices.set(device, (d = { rows: 0, latest: new Map() }));
+    let d = books!.devices.get(num);
+    if (d === undefined) books!.devices.set(num, (d = { rows: 0, at: new Map(), keys: [], ts: [] }));
     d.rows++;
-    const latest = d.latest.get(key);
-    if (latest === undefined || ts > latest) d.latest.set(key, ts);
+    const at = d.at.get(key);
+    if (at === undefined) {
+      d.at.set(key, d.keys.length);
+      d.keys.push(key);
+      d.ts.push(ts);
+    } else if (ts > d.ts[at]) d.ts[at] = ts;
   }
 
-  /** The books' pairs for bookedLatest: devices and keys in order, so that both tables are walked in order. */
+  /**
+   * The books' pairs for bookedLatest, by device, so that both tables are walked in order (a device's
+   * few keys sit on one page or two of each).
+   */
   function bookedPairs({ devices }: Books): string {
-    const parts: string[] = [];
+    let pairs = '';
     for (const device of [...devices.keys()].sort((a, b) => a - b)) {
-      const latest = devices.get(device)!.latest;
-      for (const key of [...latest.keys()].sort((a, b) => a - b)) parts.push(`[${device},${key},${latest.get(key)}]`);
+      const { keys, ts } = devices.get(device)!;
+      for (let i = 0; i < keys.length; i++) pairs += `,[${device},${keys[i]},${ts[i]}]`;
     }
-    return `[${parts.join(',')}]`;
+    return `[${pairs.slice(1)}]`;
   }
 
   function keyId(key: string): number {
