@@ -19,7 +19,9 @@
 // group it (a quarter of a fold's time). The books are trusted only while the log holds as many rows
 // as they count: rows a stop or a crash left, rows another connection appended (the store's own after
 // the worker has gone) or folded (a delete's fold on the store's connection), and a rolled-back batch
-// all break that count, and the fold then groups the log in SQL as before.
+// all break that count, and the fold then groups the log in SQL as before. (Rows appended and rows
+// folded by another connection between two folds could cancel out; the store's connection appends only
+// once the worker has gone, or in a TTL write that folds the device in the same savepoint.)
 import type { Database, Statement } from 'better-sqlite3';
 import type { ValueType } from './types.js';
 
