@@ -171,9 +171,10 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
     if (connect) device.toOpen++;
     // A device with nothing to open is online at once; another once all is open.
     if (device.toOpen === 0) ctx.recorder.online(device.index);
-    if (connect) connectAhead(device);
+    // The polls first: a connection opened ahead would be idle, and a poll would take it.
     if (scenario.polls.attributes) pollAttributes(device, true);
     if (scenario.polls.rpc) pollRpc(device, true);
+    if (connect) connectAhead(device);
     return device;
   };
   /** The load of the device at `at` in `online`, from `now`: its loops' first turns, its download, and the open-model arrivals with the first device. */
