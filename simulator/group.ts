@@ -153,7 +153,9 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
 
   /**
    * A device comes into being and opens its polls; `ahead`: also a connection for its first request,
-   * when that falls within AHEAD_MS of the load's start. It is online once they are open.
+   * when that falls within AHEAD_MS of the load's start (a device with polls gets none: its first
+   * poll takes that connection, or the link already has the polls'; see simulator/README.md for
+   * why that stays). It is online once they are open.
    */
   const bringOnline = (fleetDevice: FleetDevice, ahead: boolean): VirtualDevice | undefined => {
     if (!ctx.issuing) return undefined;
@@ -171,10 +173,9 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
     if (connect) device.toOpen++;
     // A device with nothing to open is online at once; another once all is open.
     if (device.toOpen === 0) ctx.recorder.online(device.index);
-    // The polls first: a connection opened ahead would be idle, and a poll would take it.
+    if (connect) connectAhead(device);
     if (scenario.polls.attributes) pollAttributes(device, true);
     if (scenario.polls.rpc) pollRpc(device, true);
-    if (connect) connectAhead(device);
     return device;
   };
   /** The load of the device at `at` in `online`, from `now`: its loops' first turns, its download, and the open-model arrivals with the first device. */

@@ -30,8 +30,8 @@ export interface Link {
   /** Send now: over an idle connection of this link, a new one, or after a wait in its backlog. */
   send(exchange: Exchange): void;
   /**
-   * Open a connection ahead of the link's first request (when it has no idle one, its polls holding
-   * theirs, and the budget allows), idle until then: usable for IDLE_LIMIT_MS. `settled` hears once it is connected, or has failed.
+   * Open a connection ahead of the link's first request (when it has none and the budget allows),
+   * idle until then: usable for IDLE_LIMIT_MS. `settled` hears once it is connected, or has failed.
    */
   connect(settled: () => void): void;
   /** Connections this link has open. */
@@ -202,7 +202,7 @@ export function createWire(options: WireOptions): Wire {
   }
 
   function connectAhead(link: LinkState, settled: () => void): void {
-    if (destroyed || link.idle.length > 0 || conns.length >= options.maxConnections) return settled();
+    if (destroyed || link.open > 0 || conns.length >= options.maxConnections) return settled();
     const conn = open(link, null);
     conn.idleSince = monoNow();
     link.idle.push(conn);
