@@ -153,7 +153,9 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
 
   /**
    * A device comes into being and opens its polls; `ahead`: also a connection for its first request,
-   * when that falls within AHEAD_MS of the load's start. It is online once they are open.
+   * when that falls within AHEAD_MS of the load's start (a device with polls gets none: its first
+   * poll takes that connection, or the link already has the polls'; see simulator/README.md for
+   * why that stays). It is online once they are open.
    */
   const bringOnline = (fleetDevice: FleetDevice, ahead: boolean): VirtualDevice | undefined => {
     if (!ctx.issuing) return undefined;
