@@ -19,7 +19,7 @@
 // waiting, and how many rows were gathered since the last fold of every row.
 import type { Database } from 'better-sqlite3';
 import { toCell } from './sqlite-values.js';
-import { DeletedMeanwhile, type KvEntry } from './types.js';
+import { DeletedMeanwhile, type KvEntry, type TelemetryLogBooks } from './types.js';
 import type { BufferedWrites } from './buffered-writes.js';
 import { createRowBuffer, createRowWriter, DEVICE_NUM, type FoldDrop, type FoldScope, type PackedRows } from './sqlite-telemetry-log.js';
 
@@ -59,6 +59,8 @@ export interface TelemetryWriter extends BufferedWrites<TelemetryMessage, FoldSc
   settle(deviceId: string, drop?: FoldDrop): void;
   /** The device is deleted (its number is looked up again, and found missing). */
   forgetDevice(deviceId: string): void;
+  /** Rows gathered and folds of every row committed since the writer was made (Store.foldTelemetryLog). */
+  books(): TelemetryLogBooks;
 }
 
 /**
@@ -75,6 +77,9 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
   const rows = createRowBuffer();
   /** Rows gathered since the last fold of every row (or its failure). */
   let sinceFold = db.prepare('SELECT count(*) FROM telemetry_log').pluck().get() as number;
+  /** Since the writer was made: rows gathered, and folds of every row committed. */
+  let gathered = 0;
+  let folds = 0;
   /** The devices whose rows may wait in the log. */
   const waiting = new Set(db.prepare('SELECT DISTINCT device FROM telemetry_log').pluck().all() as number[]);
 
@@ -100,6 +105,7 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
       for (const e of entries) rows.push(device, e.key, e.ts, e.type, toCell(e));
       waiting.add(device);
       sinceFold += entries.length;
+      gathered += entries.length;
     },
     flush() {
       if (rows.length === 0) return;
@@ -119,12 +125,15 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
       }
       // A fold of every row, even one that failed, starts the count afresh (no retry at every batch).
       sinceFold = 0;
-      if (ok) waiting.clear();
+      if (!ok) return;
+      waiting.clear();
+      folds++;
     },
     // The books stay as they are (if this transaction rolls back, the rows are back in the log): a
     // read of the device folds again, which finds nothing.
     settle: (deviceId, drop) => writer.fold(deviceScope(deviceId), drop),
     forgetDevice: (deviceId) => deviceNums.delete(deviceId),
+    books: () => ({ rows: gathered, folds }),
     rolledBack() {
       // Device numbers learnt inside the transaction may be gone, and key ids (sqlite-telemetry-log.ts).
       deviceNums.clear();

@@ -18,7 +18,6 @@ import { createSeriesReads } from './sqlite-series.js';
 import { createCredentialQueries } from './sqlite-credentials.js';
 import { createSavedStateQuery } from './sqlite-saved-states.js';
 import { createTelemetryWriter } from './sqlite-telemetry.js';
-import { countTelemetryLog } from './telemetry-log-books.js';
 import { createRetention, ttlWrite } from './sqlite-retention.js';
 import { DeletedMeanwhile, type ClaimRecord, type DeviceRecord, type KvEntry, type RuleRecord, type Scope, type Store } from './types.js';
 
@@ -54,8 +53,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
   const telemetry = createTelemetryWriter(db);
   const foldAll = db.transaction(() => telemetry.fold({ all: true }));
   const committer = onDisk ? createTelemetryCommitter(path, connection) : undefined;
-  const log = countTelemetryLog(telemetry);
-  const group = createGroupCommit(db, log.buffer, committer, onCommitBatch, createWriteOutages(outageQuietMs));
+  const group = createGroupCommit(db, telemetry, committer, onCommitBatch, createWriteOutages(outageQuietMs));
   const lists = createLists(db);
   const keyQueries = createKeyQueries(db, telemetry.settle);
   const retention = createRetention(db, { ttlSeconds, rpcTtlSeconds, intervalMs: retentionIntervalMs });
@@ -213,7 +211,7 @@ export function createSqliteStore(path: string, options: StoreOptions = {}): Sto
       group.write(writeWithTtl, { deviceId, entries, ttlSeconds }).then(() => done(null, ctx), (error: Error) => done(error, ctx));
     },
     readTelemetry: (deviceId, read) => group.read(telemetry.foldScope(deviceId), () => readSeries(deviceId, read)),
-    foldTelemetryLog: () => group.read(telemetry.foldScope(null), log.books),
+    foldTelemetryLog: () => group.read(telemetry.foldScope(null), telemetry.books),
     profileTelemetryKeys: (profileId) => group.read(telemetry.foldScope(null), () => keyQueries.reads.profileTelemetryKeys(profileId)),
 
     upsertAttributes(deviceId, scope, entries) {
