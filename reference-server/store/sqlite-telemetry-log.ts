@@ -138,23 +138,18 @@ export interface RowWriter {
   rolledBack(): void;
 }
 
-/** A fold's rows and latest values over the rows of `source` (the log, or one device's rows moved out of it). */
-function foldStatements(db: Database, source: string): Statement[] {
-  return [
-    // Sorted, so that the tables' B-trees are walked in order; by rowid within equal (device, key, ts),
-    // so that the later row replaces the earlier.
-    db.prepare(`INSERT OR REPLACE INTO telemetry (device, key, ts, type, value)
-      SELECT l.device, l.key, l.ts, l.type, l.value FROM ${source} l JOIN devices d ON d.num = l.device
-      ORDER BY l.device, l.key, l.ts, l.rowid`),
-    // Each key's greatest ts in the log: the row of the time series at that ts is the later one on a tie.
-    db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
-      SELECT t.device, t.key, t.ts, t.type, t.value
-      FROM (SELECT device, key, max(ts) AS ts FROM ${source} GROUP BY device, key) w
-      JOIN telemetry t ON t.device = w.device AND t.key = w.key AND t.ts = w.ts WHERE true
-      ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
-      WHERE excluded.ts >= telemetry_latest.ts`),
-  ];
+/** A fold's rows from `source` (the log, or one device's rows moved out of it) into the time series. */
+function foldRows(db: Database, source: string): Statement {
+  // Sorted, so that the tables' B-trees are walked in order; by rowid within equal (device, key, ts),
+  // so that the later row replaces the earlier.
+  return db.prepare(`INSERT OR REPLACE INTO telemetry (device, key, ts, type, value)
+    SELECT l.device, l.key, l.ts, l.type, l.value FROM ${source} l JOIN devices d ON d.num = l.device
+    ORDER BY l.device, l.key, l.ts, l.rowid`);
 }
+
+/** How a fold's latest values go into telemetry_latest: a key's value moves only to a ts as late or later. */
+const UPSERT_LATEST = `ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
+  WHERE excluded.ts >= telemetry_latest.ts`;
 
 /**
  * The rows this writer appended of one device that are in the log, and each key's greatest ts among
@@ -181,7 +176,15 @@ export function createRowWriter(db: Database): RowWriter {
   const appends: Statement[] = [];
   const appendFor = (rows: number) => (appends[rows] ??= db.prepare(`INSERT INTO telemetry_log (device, key, ts, type, value)
     VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`));
-  const all = foldStatements(db, 'telemetry_log');
+  const all = {
+    rows: foldRows(db, 'telemetry_log'),
+    // Each key's greatest ts in the log: the row of the time series at that ts is the later one on a tie.
+    latest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
+      SELECT t.device, t.key, t.ts, t.type, t.value
+      FROM (SELECT device, key, max(ts) AS ts FROM telemetry_log GROUP BY device, key) w
+      JOIN telemetry t ON t.device = w.device AND t.key = w.key AND t.ts = w.ts WHERE true
+      ${UPSERT_LATEST}`),
+  };
   const clearLog = db.prepare('DELETE FROM telemetry_log');
   const logRows = db.prepare('SELECT count(*) FROM telemetry_log').pluck();
   // The books' pairs ([device, key, ts], by device and key) and their rows in telemetry at that ts: the
@@ -189,8 +192,7 @@ export function createRowWriter(db: Database): RowWriter {
   const bookedLatest = db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
     SELECT t.device, t.key, t.ts, t.type, t.value FROM json_each(?) j
     JOIN telemetry t ON t.device = j.value ->> 0 AND t.key = j.value ->> 1 AND t.ts = j.value ->> 2 WHERE true
-    ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
-    WHERE excluded.ts >= telemetry_latest.ts`);
+    ${UPSERT_LATEST}`);
   // A device's rows, log order kept in the rowid (a temporary table: temp_store=MEMORY).
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS telemetry_fold (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL,
     type TEXT NOT NULL, value)`);
@@ -206,10 +208,9 @@ export function createRowWriter(db: Database): RowWriter {
       SELECT device, key, ts, type, value FROM (SELECT f.device, f.key, f.ts, f.type, f.value,
         row_number() OVER (PARTITION BY f.device, f.key ORDER BY f.ts DESC, f.rowid DESC) AS n
         FROM temp.telemetry_fold f JOIN devices d ON d.num = f.device) WHERE n = 1
-      ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
-      WHERE excluded.ts >= telemetry_latest.ts`),
+      ${UPSERT_LATEST}`),
     drop: db.prepare(`DELETE FROM temp.telemetry_fold WHERE key = ${KEY_ID('?')} AND ts >= ? AND ts < ?`),
-    rows: foldStatements(db, 'temp.telemetry_fold')[0],
+    rows: foldRows(db, 'temp.telemetry_fold'),
     clear: db.prepare('DELETE FROM temp.telemetry_fold'),
   };
   const addKey = db.prepare('INSERT INTO telemetry_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING');
@@ -288,9 +289,9 @@ export function createRowWriter(db: Database): RowWriter {
     fold(scope, drop) {
       beforeFold = undefined;
       if (!('device' in scope)) {
-        all[0].run();
+        all.rows.run();
         if (books && books.rows === logRows.get()) bookedLatest.run(bookedPairs(books));
-        else all[1].run();
+        else all.latest.run();
         clearLog.run();
         beforeFold = books;
         books = emptyBooks();
