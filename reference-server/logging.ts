@@ -55,6 +55,9 @@ export function logSerializers(staticSegments: ReadonlySet<string>) {
   };
 }
 
+/** Whether Fastify's per-request lines (debugRequestLogs) are written at this log level. */
+export const logsRequests = (level: string): boolean => level === 'debug' || level === 'trace';
+
 /** Fastify's per-request lines (incoming, completed) at debug instead of info; errors keep their level. */
 export function debugRequestLogs(): LogController {
   const logs = new LogController();
