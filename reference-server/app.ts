@@ -64,6 +64,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     rules: createRuleEngine(store),
   };
 
+  const requestLines = logsRequests(config.logLevel);
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -71,7 +72,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
       stream: options.logStream,
     },
     // Requests are logged at debug, not twice per request at info.
-    logController: debugRequestLogs(),
+    logController: debugRequestLogs(requestLines),
     bodyLimit: Math.max(...config.payloadLimits.map((l) => l.bytes)),
     // Connection timeouts are set per listener (listeners.ts); a long poll outlives them.
     forceCloseConnections: 'idle',
@@ -87,7 +88,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
   // error lines of other levels carry the request itself. The logger is its own child then, rather
   // than Fastify being given a childLoggerFactory: Fastify checks the logger a custom factory returns
   // method by method on every request.
-  if (!logsRequests(config.logLevel)) app.log.child = () => app.log;
+  if (!requestLines) app.log.child = () => app.log;
   app.decorate('dhi', ctx);
   app.decorateRequest('device', null as unknown as DeviceRecord);
   app.decorateRequest('rawBody', null);
