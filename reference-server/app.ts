@@ -21,7 +21,7 @@ import { asksForToken } from './control-api/token-paths.js';
 import { limitFor } from './payload-limits.js';
 import { methodsByPath, registerRoutes } from './routes.js';
 import { createBodyValidator } from './validation.js';
-import { debugRequestLogs, logSerializers, staticSegmentsOf } from './logging.js';
+import { debugRequestLogs, logSerializers, logsRequests, staticSegmentsOf } from './logging.js';
 import { lingerOnClose } from './lingering-close.js';
 import type { ServerContext } from './context.js';
 import { createServerMetrics, type ServerMetrics } from './metrics.js';
@@ -64,6 +64,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     rules: createRuleEngine(store),
   };
 
+  const requestLines = logsRequests(config.logLevel);
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -71,11 +72,7 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
       stream: options.logStream,
     },
     // Requests are logged at debug, not twice per request at info.
-    logController: debugRequestLogs(),
-    // A child logger (with the request id) per request only pays when request lines are logged;
-    // the error lines of other levels carry the request itself.
-    childLoggerFactory: (logger, bindings, options) =>
-      config.logLevel === 'debug' || config.logLevel === 'trace' ? logger.child(bindings, options) : logger,
+    logController: debugRequestLogs(requestLines),
     bodyLimit: Math.max(...config.payloadLimits.map((l) => l.bytes)),
     // Connection timeouts are set per listener (listeners.ts); a long poll outlives them.
     forceCloseConnections: 'idle',
@@ -87,6 +84,11 @@ export async function buildApp(input: Partial<ServerConfig> = {}, options: Build
     // The contract's longest path parameter (an access token, up to 256); longer is 414.
     routerOptions: { maxParamLength: 256 },
   });
+  // A child logger (with the request id) per request only pays when request lines are logged; the
+  // error lines of other levels carry the request itself. The logger is its own child then, rather
+  // than Fastify being given a childLoggerFactory: Fastify checks the logger a custom factory returns
+  // method by method on every request.
+  if (!requestLines) app.log.child = () => app.log;
   app.decorate('dhi', ctx);
   app.decorateRequest('device', null as unknown as DeviceRecord);
   app.decorateRequest('rawBody', null);

@@ -55,14 +55,22 @@ export function logSerializers(staticSegments: ReadonlySet<string>) {
   };
 }
 
-/** Fastify's per-request lines (incoming, completed) at debug instead of info; errors keep their level. */
-export function debugRequestLogs(): LogController {
+/** Whether Fastify's per-request lines (debugRequestLogs) are written at this log level. */
+export const logsRequests = (level: string): boolean => level === 'debug' || level === 'trace';
+
+/**
+ * Fastify's per-request lines (incoming, completed) at debug instead of info; errors keep their level.
+ * `lines` (logsRequests): below debug, no line is built at all (no response time read, no object made).
+ */
+export function debugRequestLogs(lines: boolean): LogController {
   const logs = new LogController();
   const completed = logs.requestCompleted.bind(logs);
-  logs.incomingRequest = (request: FastifyRequest) => request.log.debug({ req: request }, 'incoming request');
+  logs.incomingRequest = (request: FastifyRequest) => {
+    if (lines) request.log.debug({ req: request }, 'incoming request');
+  };
   logs.requestCompleted = (error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) => {
     if (error) completed(error, request, reply);
-    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else if (lines) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   };
   return logs;
 }
