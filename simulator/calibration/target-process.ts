@@ -12,8 +12,19 @@ export interface TargetProcess {
 
 type FromTarget = { type: 'listening'; url: string } | { type: 'records'; records: TargetRecords };
 
+/**
+ * The target runs without V8's optimizing compilers. With them, its hot code (Node's HTTP server,
+ * its handlers) is compiled on background threads all through the run, 10-20 jobs a second of
+ * 2-20 ms each; on a 2-core machine a job holding one core while the simulator holds the other
+ * leaves the target's main thread waiting for a core when a request arrives, and that wait, before
+ * the target stamps the arrival, was counted as the simulator's (traced with perf sched: the
+ * steady state's 2-7 ms excesses of reported over held were such waits). Interpreted and baseline
+ * code is slower per request, but does its work where it is measured.
+ */
+const TARGET_NODE_OPTIONS = ['--no-turbofan', '--no-maglev'];
+
 export async function startTargetProcess(plan: TargetPlan): Promise<TargetProcess> {
-  const child = await forkServer<FromTarget>('the calibration target', import.meta.url, ['--dhi-calibration-target', JSON.stringify(plan)]);
+  const child = await forkServer<FromTarget>('the calibration target', import.meta.url, ['--dhi-calibration-target', JSON.stringify(plan)], TARGET_NODE_OPTIONS);
   return { url: child.listening.url, records: async () => (await child.ask('records')).records, close: child.close };
 }
 

@@ -1,13 +1,14 @@
 // The calibration: its plan, its judgement (exact counts and classes; latencies within the
 // command's tolerances, computed here on made-up figures, never timed), and one real run against
 // the built-in target whose counts must match what the target did, request for request.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CALIBRATION, parseCalibration, targetPlan } from '../calibration/plan.js';
 import type { TargetRecords } from '../calibration/known-target.js';
 import { calibrate, renderCalibration } from '../calibration/run.js';
+import { startTargetProcess } from '../calibration/target-process.js';
 import { judge, LATENCY_TOLERANCE_MS, type Figure, type Reported } from '../calibration/verdict.js';
 import { createHistogram, encodeHistogram, recordMicros, type Histogram } from '../histograms.js';
 import type { Outcome } from '../metrics.js';
@@ -18,6 +19,20 @@ function histogram(ms: number[]): Histogram {
   const h = createHistogram();
   for (const v of ms) recordMicros(h, v * 1000);
   return h;
+}
+
+/** The command lines (argument lists) of this process's children, read from /proc. */
+function childCommandLines(): string[][] {
+  const lines: string[][] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const ppid = /^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (Number(ppid) === process.pid) lines.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return lines;
 }
 
 const repeat = (value: number, n: number) => Array.from({ length: n }, () => value);
@@ -110,6 +125,17 @@ describe('calibration verdict', () => {
 });
 
 describe('a calibration run', () => {
+  it('runs the target in a process of its own without V8 optimizing compilers', async () => {
+    const target = await startTargetProcess({ latencyMs: 1, silence: null, errorShare: 0, hangShare: 0, seed: 1 });
+    try {
+      const lines = childCommandLines().filter((args) => args.includes('--dhi-calibration-target'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toEqual(expect.arrayContaining(['--no-turbofan', '--no-maglev']));
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+
   it('counts and classes every request as the built-in target answered it, and ends within the request timeout', async () => {
     const config: SimulationConfig = {
       target: 'http://127.0.0.1', controlUrl: 'http://127.0.0.1', username: 'u', password: 'p', devices: 20, durationMs: 3000,
