@@ -3,6 +3,7 @@
 // themselves are bench.ts's; the simulator's cost is measured in bench-cost.ts.
 import { medianBy, type CostFigures, type RoundFigures, type SimulatorCost } from './bench-cost.js';
 import { round3 } from './report/format.js';
+import type { TelemetryLogBooks } from '../reference-server/store/types.js';
 
 export type BenchOp = 'telemetry' | 'attributes' | 'longpoll';
 
@@ -19,12 +20,13 @@ export interface BenchFigures {
    */
   serverCpuMicrosPerRequest?: number;
   /** The reference server's telemetry log over the run: the rows the run wrote to it, and the folds of the whole log that ran in it or right after it (that CPU is in the run's). */
-  telemetryLog?: TelemetryLogRun;
+  telemetryLog?: TelemetryLogBooks;
 }
 
-export interface TelemetryLogRun {
-  rows: number;
-  folds: number;
+/** Each round's rows and folds of the reference server's telemetry log (BenchFigures.telemetryLog), in the order run. */
+export interface TelemetryLogRounds {
+  rows: number[];
+  folds: number[];
 }
 
 /**
@@ -53,7 +55,7 @@ export interface FleetFigures {
   /** With --devices: the requests each server got from the fleet, unmeasured, before the rounds. */
   warmUpRequests?: Record<string, WarmUp>;
   /** The operations whose rounds wrote to the reference server's telemetry log: each round's rows and folds (BenchFigures.telemetryLog), in the order run. */
-  roundsTelemetryLog?: Record<string, { rows: number[]; folds: number[] }>;
+  roundsTelemetryLog?: Record<string, TelemetryLogRounds>;
 }
 
 type WarmUp = { reference?: number; baseline?: number; durable?: number };
@@ -119,7 +121,7 @@ export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): Fl
 }
 
 /** Each round's rows and folds of the reference server's telemetry log, for the operations that wrote to it. */
-function telemetryLogs(ops: BenchOp[], runs: Runs): Record<string, { rows: number[]; folds: number[] }> {
+function telemetryLogs(ops: BenchOp[], runs: Runs): Record<string, TelemetryLogRounds> {
   const logs = ops.map((op) => [op, runs[op].reference.map((r) => r.telemetryLog)] as const);
   const wrote = logs.filter(([, rounds]) => rounds.some((log) => log && log.rows > 0));
   return Object.fromEntries(wrote.map(([op, rounds]) => [op, { rows: rounds.map((log) => log?.rows ?? 0), folds: rounds.map((log) => log?.folds ?? 0) }]));

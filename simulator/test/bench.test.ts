@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseOps, runBench } from '../bench.js';
-import { medianRun, serverCpu, type BenchFigures } from '../bench-figures.js';
+import { medianRun, serverCpu, type BenchFigures, type TelemetryLogRounds } from '../bench-figures.js';
 import { medianRound, type CostFigures } from '../bench-cost.js';
 import { fleetRequests, telemetryBody } from '../bench-fleet.js';
 import { loadTemplates } from '../routes.js';
@@ -29,7 +29,7 @@ async function benchReport(options: Partial<Parameters<typeof runBench>[0]>) {
  * request to the log (the median round's answered requests, and at most those on `connections` in
  * flight at its end besides), and its folds of the whole log ran, at least the one after the round.
  */
-function expectFoldedRounds(figures: { roundsTelemetryLog: { telemetry: { rows: number[]; folds: number[] } } }, median: BenchFigures, connections: number): void {
+function expectFoldedRounds(figures: { roundsTelemetryLog: { telemetry: TelemetryLogRounds } }, median: BenchFigures, connections: number): void {
   const { rows, folds } = figures.roundsTelemetryLog.telemetry;
   expect(rows).toHaveLength(folds.length);
   for (const [i, written] of rows.entries()) {
