@@ -7,7 +7,7 @@ import { monoNow } from './clock.js';
 import type { Outcome, PathName, Recorder, Timing } from './metrics.js';
 import type { Pacer } from './pacer.js';
 import { createPayloadSource, profileKeys } from './profiles.js';
-import { asciiJsonRequest, jsonRequestHead, requestText, utf8 } from './request-text.js';
+import { jsonRequestHead, requestText, utf8 } from './request-text.js';
 import { deviceRoutes, type DeviceRoutes, type DeviceTemplates } from './routes.js';
 import type { Scenario } from './scenario.js';
 import { exchange, type Exchange } from './exchange.js';
@@ -59,8 +59,8 @@ export interface VirtualDevice {
   toOpen: number;
   /** Each poll's request, the same every time. */
   pollTexts: { attributes: string; rpc: string };
-  /** A telemetry request's bytes up to its content-length value, the same for every message. */
-  telemetryHead: Buffer;
+  /** A telemetry request's text up to its content-length value, the same for every message. */
+  telemetryHead: string;
 }
 
 export function createDevice(index: number, token: string, templates: DeviceTemplates, basePath: string, link: Link, ctx: DeviceContext, seed: number): VirtualDevice {
@@ -79,18 +79,20 @@ export function createDevice(index: number, token: string, templates: DeviceTemp
     lastSeq: -1,
     toOpen: (scenario.polls.attributes ? 1 : 0) + (scenario.polls.rpc ? 1 : 0),
     pollTexts: { attributes: requestText('GET', routes.attributeUpdates, ctx.host), rpc: requestText('GET', routes.rpcPoll, ctx.host) },
-    telemetryHead: Buffer.from(jsonRequestHead('POST', routes.telemetry, ctx.host)),
+    telemetryHead: jsonRequestHead('POST', routes.telemetry, ctx.host),
   };
 }
 
 const ERROR_PAUSE_MS = 1000; // after a failed poll, so a broken server is not hammered in a loop
 
 /**
- * A telemetry message's request bytes. Its body is ASCII (the profile's keys, numbers, booleans),
- * so its length in chars is its length in bytes.
+ * A telemetry message's request text. Its body is ASCII (the profile's keys, numbers, booleans),
+ * so its length in chars is its length in bytes: no Buffer.byteLength, which flattens the body
+ * (a string built piece by piece) only to count it; the text is flattened once, when written.
  */
-export function telemetryRequest(device: VirtualDevice): Buffer {
-  return asciiJsonRequest(device.telemetryHead, telemetryBody(device, device.ctx.scenario));
+export function telemetryText(device: VirtualDevice): string {
+  const body = telemetryBody(device, device.ctx.scenario);
+  return device.telemetryHead + body.length + '\r\n\r\n' + body;
 }
 
 /**
@@ -126,9 +128,9 @@ function telemetryBody(device: VirtualDevice, scenario: Scenario): string {
 }
 
 /** Send a measured request of the device; `done` hears of its end. */
-function sendMeasured(device: VirtualDevice, path: PathName, request: string | Uint8Array, intendedAt: number, done: (ex: Exchange) => void): void {
+function sendMeasured(device: VirtualDevice, path: PathName, text: string, intendedAt: number, done: (ex: Exchange) => void): void {
   device.ctx.inFlight++;
-  device.link.send(exchange(path, request, false, intendedAt, device.ctx.requestTimeoutMs, done, device));
+  device.link.send(exchange(path, text, false, intendedAt, device.ctx.requestTimeoutMs, done, device));
 }
 
 export function settle(ctx: DeviceContext): void {
@@ -141,7 +143,7 @@ export function settle(ctx: DeviceContext): void {
  * not from the actual send, corrects for coordinated omission.
  */
 export function sendTelemetry(device: VirtualDevice, intendedAt: number): void {
-  sendMeasured(device, 'telemetry', telemetryRequest(device), intendedAt, openTelemetryDone);
+  sendMeasured(device, 'telemetry', telemetryText(device), intendedAt, openTelemetryDone);
 }
 
 function openTelemetryDone(ex: Exchange): void {
@@ -153,7 +155,7 @@ function openTelemetryDone(ex: Exchange): void {
 /** Closed model: send at `at`, and once answered plan the next send an interval after this one's start. */
 export function telemetryTurn(device: VirtualDevice, at: number): void {
   if (!device.ctx.issuing) return;
-  sendMeasured(device, 'telemetry', telemetryRequest(device), at, closedTelemetryDone);
+  sendMeasured(device, 'telemetry', telemetryText(device), at, closedTelemetryDone);
 }
 
 function closedTelemetryDone(ex: Exchange): void {

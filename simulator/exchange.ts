@@ -6,8 +6,8 @@ import type { ErrorClass, PathName } from './metrics.js';
 export interface Exchange {
   /** The measured path (the caller records the outcome), or null. */
   path: PathName | null;
-  /** The request: request line, headers and body, as text or as its bytes. */
-  request: string | Uint8Array;
+  /** The request's text: request line, headers and body. */
+  text: string;
   /** Keep the response body (latin1: one char per byte) in `body`. */
   wantBody: boolean;
   /** When the request was meant to leave (clock.ts ms). */
@@ -30,6 +30,6 @@ export interface Exchange {
   failure: ErrorClass | null;
 }
 
-export function exchange(path: PathName | null, request: string | Uint8Array, wantBody: boolean, intendedAt: number, limitMs: number, done: (e: Exchange) => void, owner: unknown): Exchange {
-  return { path, request, wantBody, intendedAt, limitMs, done, owner, onWritten: null, queuedAt: 0, sentAt: 0, endedAt: 0, status: 0, body: '', failure: null };
+export function exchange(path: PathName | null, text: string, wantBody: boolean, intendedAt: number, limitMs: number, done: (e: Exchange) => void, owner: unknown): Exchange {
+  return { path, text, wantBody, intendedAt, limitMs, done, owner, onWritten: null, queuedAt: 0, sentAt: 0, endedAt: 0, status: 0, body: '', failure: null };
 }

@@ -11,28 +11,6 @@ export function requestText(method: string, path: string, host: string, body?: s
   return `${jsonRequestHead(method, path, host, headers)}${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
-/**
- * A JSON request's bytes from its head (jsonRequestHead's text, encoded once) and an ASCII body (its
- * length in chars is its length in bytes). Written into a Buffer piece by piece: the text the
- * other requests are, a string built piece by piece, is flattened (copied whole) before the socket
- * can encode it, head included.
- */
-export function asciiJsonRequest(head: Uint8Array, body: string): Buffer {
-  const length = body.length;
-  let digits = 1;
-  for (let rest = length; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  const bytes = Buffer.allocUnsafe(head.length + digits + 4 + length);
-  bytes.set(head);
-  let at = head.length + digits;
-  for (let rest = length, k = at - 1; k >= head.length; k--, rest = Math.floor(rest / 10)) bytes[k] = 48 + (rest % 10);
-  bytes[at++] = 13; // \r\n\r\n
-  bytes[at++] = 10;
-  bytes[at++] = 13;
-  bytes[at++] = 10;
-  bytes.write(body, at, 'latin1');
-  return bytes;
-}
-
 const NOT_ASCII = /[\x80-\xff]/;
 
 /** A body read as latin1 (one char per byte), as the UTF-8 text it is. */

@@ -99,8 +99,8 @@ export function createWire(options: WireOptions): Wire {
     expectResponse(conn);
     ex.sentAt = now;
     nextLimitAt = Math.min(nextLimitAt, ex.intendedAt + ex.limitMs);
-    if (ex.onWritten) conn.socket.write(ex.request, () => ex.onWritten?.(ex));
-    else conn.socket.write(ex.request);
+    if (ex.onWritten) conn.socket.write(ex.text, () => ex.onWritten?.(ex));
+    else conn.socket.write(ex.text);
   }
 
   /** Requests at the head of a link's backlog past their limit end as `dropped`: they never left. */
