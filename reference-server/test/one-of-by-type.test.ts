@@ -107,7 +107,7 @@ describe('telemetry bodies (TelemetryUpload: an object or an array of them) over
       if (full(parseJsonBody(body))) {
         expect(res.status, body).toBe(200);
       } else {
-        expect({ status: res.status, message: (res.json() as { message: string }).message }, body).toEqual({ status: 400, message: validationFailed('body', errors()).message });
+        expect({ status: res.status, message: res.json().message }, body).toEqual({ status: 400, message: validationFailed('body', errors()).message });
       }
     }
   });
