@@ -6,12 +6,13 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { createAjv } from '../spec/schema-validator.js';
 import { withSpringBinding, type PartValidator } from './spring-binding.js';
 import { jacksonBinding } from './jackson-binding.js';
+import { compileStringLengths } from './string-lengths.js';
 
 export function createBodyValidator(): FastifySchemaCompiler<unknown> {
   const bodies = createAjv({ allErrors: false });
   const strings = createAjv({ allErrors: false, coerceTypes: 'array', useDefaults: true });
   return ({ schema, httpPart }) => {
-    if (httpPart !== 'body') return withSpringBinding(schema as object, strings.compile(schema as object));
+    if (httpPart !== 'body') return withSpringBinding(schema as object, compileStringLengths(strings, schema as object));
     const validate = bodies.compile(schema as object);
     const bind = jacksonBinding(schema as object);
     // A required body that is missing was already refused (routes.ts); a missing optional body is
