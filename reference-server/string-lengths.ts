@@ -5,9 +5,8 @@
 // then gives the same verdict, coercions, defaults and errors (Ajv stops at the first keyword that
 // fails, and these do not). Any other value goes through the whole schema.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import type { JsonSchema } from '../spec/schema-validator.js';
 import type { PartValidator } from './spring-binding.js';
-
-type Schema = Record<string, unknown>;
 
 /** A parameter whose length keywords `.length` can decide. */
 interface Bound {
@@ -16,7 +15,7 @@ interface Bound {
   max: number;
 }
 
-const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** True when every bounded parameter present is a string whose unit count decides both keywords. */
 function decidedByUnits(bounds: readonly Bound[], data: unknown): boolean {
@@ -37,10 +36,10 @@ function decidedByUnits(bounds: readonly Bound[], data: unknown): boolean {
  */
 export function compileStringLengths(ajv: Ajv2020, schema: object): PartValidator {
   const full = ajv.compile(schema);
-  const properties = (schema as Schema).properties;
+  const properties = (schema as JsonSchema).properties;
   if (!isObject(properties) || '$id' in schema) return full; // a copy may not take the same $id
   const bounds: Bound[] = [];
-  const lenient: Schema = {};
+  const lenient: JsonSchema = {};
   for (const [name, p] of Object.entries(properties)) {
     if (!isObject(p) || p.type !== 'string' || p.default !== undefined || (p.minLength === undefined && p.maxLength === undefined)) continue;
     const { minLength = 0, maxLength = Infinity, ...rest } = p;
