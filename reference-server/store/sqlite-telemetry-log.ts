@@ -14,16 +14,16 @@
 // are dropped (device numbers are never reused: sqlite-schema.ts).
 //
 // A fold of every row works from the writer's books when it can: the rows it appended since its last
-// fold of every row, by device in log order (their rowids), and each (device, key) pair's greatest ts.
-// The fold then inserts the rows in that order, which walks telemetry's B-tree as sorting the log
-// would, without the sort (a third of the insert's instructions), and looks up each pair's row at its
-// greatest ts in telemetry's primary key instead of grouping the whole log (a quarter of a fold's
-// time). The books are trusted only while the log holds as many rows
-// as they count: rows a stop or a crash left, rows another connection appended (the store's own after
-// the worker has gone) or folded (a delete's fold on the store's connection), and a rolled-back batch
-// all break that count, and the fold then groups the log in SQL as before. (Rows appended and rows
-// folded by another connection between two folds could cancel out; the store's connection appends only
-// once the worker has gone, or in a TTL write that folds the device in the same savepoint.)
+// fold of every row, by device in log order (their rowids), and for each (device, key) pair the row of
+// its greatest ts. The fold then inserts the rows in that order, which walks telemetry's B-tree as
+// sorting the log would, without the sort (a third of the insert's instructions), and takes each
+// pair's latest value from its row by rowid instead of grouping the whole log (a quarter of a fold's
+// time). The books are trusted only while the log holds as many rows as they count: rows a stop or a
+// crash left, rows another connection appended (the store's own after the worker has gone) or folded
+// (a delete's fold on the store's connection), and a rolled-back batch all break that count, and the
+// fold then sorts and groups the log in SQL as before. (Rows appended and rows folded by another
+// connection between two folds could cancel out; the store's connection appends only once the worker
+// has gone, or in a TTL write that folds the device in the same savepoint.)
 import type { Database, Statement } from 'better-sqlite3';
 import type { ValueType } from './types.js';
 
@@ -157,14 +157,15 @@ const UPSERT_LATEST = `ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, t
 
 /**
  * The rows this writer appended of one device that are in the log (their rowids, in log order), and
- * each key's greatest ts among them: `ts[at.get(key)]`, held in an array of doubles, so that booking a
- * row allocates nothing (a ts as a Map's value would be a heap number a row).
+ * for each key the row of its greatest ts (the later on a tie): `latest[at.get(key)]`, with that ts in
+ * `ts`, an array of doubles, so that booking a row allocates nothing (a ts as a Map's value would be a
+ * heap number a row).
  */
 interface DeviceBooks {
   rowids: number[];
   at: Map<number, number>;
-  keys: number[];
   ts: number[];
+  latest: number[];
 }
 
 /** What the log holds, as one writer knows it (undefined where it does not). */
@@ -191,16 +192,16 @@ export function createRowWriter(db: Database): RowWriter {
   };
   const clearLog = db.prepare('DELETE FROM telemetry_log');
   const logRows = db.prepare('SELECT count(*) FROM telemetry_log').pluck();
-  // The books' pairs ([device, key, ts], by device and key) and their rows in telemetry at that ts: the
-  // later row on a tie, as the fold's INSERT OR REPLACE left it.
-  // The books' rowids, by device in log order: foldRows' order without its sort. json_each is the outer
-  // loop (CROSS JOIN) and yields the array in order; an ORDER BY would sort again.
-  const bookedRows = db.prepare(`${INSERT_ROWS}
-    FROM json_each(?) j CROSS JOIN telemetry_log l ON l.rowid = j.value JOIN devices d ON d.num = l.device`);
-  const bookedLatest = db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
-    SELECT t.device, t.key, t.ts, t.type, t.value FROM json_each(?) j
-    JOIN telemetry t ON t.device = j.value ->> 0 AND t.key = j.value ->> 1 AND t.ts = j.value ->> 2 WHERE true
-    ${UPSERT_LATEST}`);
+  // Log rows by the books' rowids (a JSON array), by device: json_each is the outer loop (CROSS JOIN)
+  // and yields the array in order.
+  const booked = `FROM json_each(?) j CROSS JOIN telemetry_log l ON l.rowid = j.value JOIN devices d ON d.num = l.device`;
+  const bookedFold = {
+    // Every row, each device's in log order: foldRows' order without its sort (an ORDER BY would sort again).
+    rows: db.prepare(`${INSERT_ROWS} ${booked}`),
+    // The row of each (device, key)'s greatest ts, the later on a tie: what the rows leave in telemetry.
+    latest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
+      SELECT l.device, l.key, l.ts, l.type, l.value ${booked} WHERE true ${UPSERT_LATEST}`),
+  };
   // A device's rows, log order kept in the rowid (a temporary table: temp_store=MEMORY).
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS telemetry_fold (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL,
     type TEXT NOT NULL, value)`);
@@ -232,36 +233,39 @@ export function createRowWriter(db: Database): RowWriter {
 
   function book(device: number, key: number, ts: number, rowid: number): void {
     // Devices by a 32-bit integer (a Map's key that is a heap number costs its hash and an allocation);
-    // the books' ts go to SQL as JSON text, exact for integers only: anything else leaves the fold to SQL.
+    // anything else leaves the fold to SQL.
     const num = device | 0;
-    if (num !== device || !Number.isSafeInteger(ts)) {
+    if (num !== device) {
       books = undefined;
       return;
     }
     let d = books!.devices.get(num);
-    if (d === undefined) books!.devices.set(num, (d = { rowids: [], at: new Map(), keys: [], ts: [] }));
+    if (d === undefined) books!.devices.set(num, (d = { rowids: [], at: new Map(), ts: [], latest: [] }));
     d.rowids.push(rowid);
     const at = d.at.get(key);
     if (at === undefined) {
-      d.at.set(key, d.keys.length);
-      d.keys.push(key);
+      d.at.set(key, d.ts.length);
       d.ts.push(ts);
-    } else if (ts > d.ts[at]) d.ts[at] = ts;
+      d.latest.push(rowid);
+    } else if (ts >= d.ts[at]) {
+      d.ts[at] = ts;
+      d.latest[at] = rowid;
+    }
   }
 
   /**
-   * The books as JSON for bookedRows and bookedLatest, by device, so that the tables are walked in
+   * The books' rowids for bookedFold, as JSON arrays, by device, so that the tables are walked in
    * order (a device's few keys sit on one page or two of each).
    */
-  function booked({ devices }: Books): { rowids: string; pairs: string } {
-    let rowids = '';
-    let pairs = '';
+  function bookedRowids({ devices }: Books): { rows: string; latest: string } {
+    let rows = '';
+    let latest = '';
     for (const device of [...devices.keys()].sort((a, b) => a - b)) {
       const d = devices.get(device)!;
-      rowids += `,${d.rowids.join(',')}`;
-      for (let i = 0; i < d.keys.length; i++) pairs += `,[${device},${d.keys[i]},${d.ts[i]}]`;
+      rows += `,${d.rowids.join(',')}`;
+      latest += `,${d.latest.join(',')}`;
     }
-    return { rowids: `[${rowids.slice(1)}]`, pairs: `[${pairs.slice(1)}]` };
+    return { rows: `[${rows.slice(1)}]`, latest: `[${latest.slice(1)}]` };
   }
 
   function keyId(key: string): number {
@@ -304,9 +308,9 @@ export function createRowWriter(db: Database): RowWriter {
       beforeFold = undefined;
       if (!('device' in scope)) {
         if (books && books.rows === logRows.get()) {
-          const { rowids, pairs } = booked(books);
-          bookedRows.run(rowids);
-          bookedLatest.run(pairs);
+          const rowids = bookedRowids(books);
+          bookedFold.rows.run(rowids.rows);
+          bookedFold.latest.run(rowids.latest);
         } else {
           all.rows.run();
           all.latest.run();
