@@ -298,9 +298,9 @@ export function createRowWriter(db: Database): RowWriter {
         const { lastInsertRowid } = appendFor(count).run(...args);
         if (!books) continue;
         // Each row took the rowid after the greatest in the table, so the statement's rows have the
-        // `count` rowids up to its last.
+        // `count` rowids up to its last. Five arguments a row: device, key, ts, type, value.
         const first = Number(lastInsertRowid) - count + 1;
-        for (let i = 0; i < count && books; i++) book(args[i * 5] as number, args[i * 5 + 1] as number, args[i * 5 + 2] as number, first + i);
+        for (let i = 0, a = 0; i < count && books; i++, a += 5) book(args[a] as number, args[a + 1] as number, args[a + 2] as number, first + i);
         if (books) books.rows += count;
       }
     },
