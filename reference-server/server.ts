@@ -9,6 +9,7 @@ import { validateConfig, type ServerConfig } from './config.js';
 import { selfSignedCertificate } from './tls.js';
 import { createServerMetrics } from './metrics.js';
 import type { Store } from './store/types.js';
+import { collectStartupGarbage } from './startup-garbage.js';
 import { answerUnavailable, connectionOptions, drain, listenError, listenOn, protect, trackConnections } from './listeners.js';
 
 export interface RunningServer {
@@ -54,6 +55,10 @@ export async function startServer(input: Partial<ServerConfig> = {}, options: St
   protect(app.server, config, app.log, 'HTTP');
   const connections = [trackConnections(app.server)];
   try {
+    // Schemas and serializers are compiled when the app is ready; their garbage goes before the first
+    // request (startup-garbage.ts says why).
+    await app.ready();
+    collectStartupGarbage();
     await app.listen({ host: config.host, port: config.port, backlog: config.backlog }).catch((error: unknown) => {
       throw listenError(error, config.host, config.port, '--port');
     });

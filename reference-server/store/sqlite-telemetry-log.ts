@@ -13,15 +13,17 @@
 // rows needs no room for the rows it deletes. Rows of a device deleted meanwhile
 // are dropped (device numbers are never reused: sqlite-schema.ts).
 //
-// The latest values of a fold of every row come from the writer's books when it can: the (device, key)
-// pairs it appended since its last fold of every row, with each pair's greatest ts, so that a fold
-// looks up each pair's row at that ts in telemetry's primary key instead of sorting the whole log to
-// group it (a quarter of a fold's time). The books are trusted only while the log holds as many rows
-// as they count: rows a stop or a crash left, rows another connection appended (the store's own after
-// the worker has gone) or folded (a delete's fold on the store's connection), and a rolled-back batch
-// all break that count, and the fold then groups the log in SQL as before. (Rows appended and rows
-// folded by another connection between two folds could cancel out; the store's connection appends only
-// once the worker has gone, or in a TTL write that folds the device in the same savepoint.)
+// A fold of every row works from the writer's books when it can: the rows it appended since its last
+// fold of every row, by device in log order (their rowids), and for each (device, key) pair the row of
+// its greatest ts. The fold then inserts the rows in that order, which walks telemetry's B-tree as
+// sorting the log would, without the sort (a third of the insert's instructions), and takes each
+// pair's latest value from its row by rowid instead of grouping the whole log (a quarter of a fold's
+// time). The books are trusted only while the log holds as many rows as they count: rows a stop or a
+// crash left, rows another connection appended (the store's own after the worker has gone) or folded
+// (a delete's fold on the store's connection), and a rolled-back batch all break that count, and the
+// fold then sorts and groups the log in SQL as before. (Rows appended and rows folded by another
+// connection between two folds could cancel out; the store's connection appends only once the worker
+// has gone, or in a TTL write that folds the device in the same savepoint.)
 import type { Database, Statement } from 'better-sqlite3';
 import type { ValueType } from './types.js';
 
@@ -138,13 +140,15 @@ export interface RowWriter {
   rolledBack(): void;
 }
 
+/** A fold's rows into the time series: rows of the log or of one device's moved out of it (`l`). */
+const INSERT_ROWS = `INSERT OR REPLACE INTO telemetry (device, key, ts, type, value) SELECT l.device, l.key, l.ts, l.type, l.value`;
+
 /** A fold's rows from `source` (the log, or one device's rows moved out of it) into the time series. */
 function foldRows(db: Database, source: string): Statement {
-  // Sorted, so that the tables' B-trees are walked in order; by rowid within equal (device, key, ts),
-  // so that the later row replaces the earlier.
-  return db.prepare(`INSERT OR REPLACE INTO telemetry (device, key, ts, type, value)
-    SELECT l.device, l.key, l.ts, l.type, l.value FROM ${source} l JOIN devices d ON d.num = l.device
-    ORDER BY l.device, l.key, l.ts, l.rowid`);
+  // By device, so that the tables' B-trees are walked in order (a device's few keys sit on one page or
+  // two); in log order within a device, so that the later of equal (device, key, ts) replaces the
+  // earlier. Sorting by key and ts as well costs 9 % more and walks the same pages.
+  return db.prepare(`${INSERT_ROWS} FROM ${source} l JOIN devices d ON d.num = l.device ORDER BY l.device, l.rowid`);
 }
 
 /** How a fold's latest values go into telemetry_latest: a key's value moves only to a ts as late or later. */
@@ -152,15 +156,16 @@ const UPSERT_LATEST = `ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, t
   WHERE excluded.ts >= telemetry_latest.ts`;
 
 /**
- * The rows this writer appended of one device that are in the log, and each key's greatest ts among
- * them: `ts[at.get(key)]`, held in an array of doubles, so that booking a row allocates nothing (a ts
- * as a Map's value would be a heap number a row).
+ * The rows this writer appended of one device that are in the log (their rowids, in log order), and
+ * for each key the row of its greatest ts (the later on a tie): `latest[at.get(key)]`, with that ts in
+ * `ts`, an array of doubles, so that booking a row allocates nothing (a ts as a Map's value would be a
+ * heap number a row).
  */
 interface DeviceBooks {
-  rows: number;
+  rowids: number[];
   at: Map<number, number>;
-  keys: number[];
   ts: number[];
+  latest: number[];
 }
 
 /** What the log holds, as one writer knows it (undefined where it does not). */
@@ -187,12 +192,16 @@ export function createRowWriter(db: Database): RowWriter {
   };
   const clearLog = db.prepare('DELETE FROM telemetry_log');
   const logRows = db.prepare('SELECT count(*) FROM telemetry_log').pluck();
-  // The books' pairs ([device, key, ts], by device and key) and their rows in telemetry at that ts: the
-  // later row on a tie, as the fold's INSERT OR REPLACE left it.
-  const bookedLatest = db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
-    SELECT t.device, t.key, t.ts, t.type, t.value FROM json_each(?) j
-    JOIN telemetry t ON t.device = j.value ->> 0 AND t.key = j.value ->> 1 AND t.ts = j.value ->> 2 WHERE true
-    ${UPSERT_LATEST}`);
+  // Log rows by the books' rowids (a JSON array), by device: json_each is the outer loop (CROSS JOIN)
+  // and yields the array in order.
+  const booked = `FROM json_each(?) j CROSS JOIN telemetry_log l ON l.rowid = j.value JOIN devices d ON d.num = l.device`;
+  const bookedFold = {
+    // Every row, each device's in log order: foldRows' order without its sort (an ORDER BY would sort again).
+    rows: db.prepare(`${INSERT_ROWS} ${booked}`),
+    // The row of each (device, key)'s greatest ts, the later on a tie: what the rows leave in telemetry.
+    latest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
+      SELECT l.device, l.key, l.ts, l.type, l.value ${booked} WHERE true ${UPSERT_LATEST}`),
+  };
   // A device's rows, log order kept in the rowid (a temporary table: temp_store=MEMORY).
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS telemetry_fold (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL,
     type TEXT NOT NULL, value)`);
@@ -222,36 +231,41 @@ export function createRowWriter(db: Database): RowWriter {
   /** The books before the fold of every row just run, should its transaction roll back. */
   let beforeFold: Books | undefined;
 
-  function book(device: number, key: number, ts: number): void {
+  function book(device: number, key: number, ts: number, rowid: number): void {
     // Devices by a 32-bit integer (a Map's key that is a heap number costs its hash and an allocation);
-    // the books' ts go to SQL as JSON text, exact for integers only: anything else leaves the fold to SQL.
+    // anything else leaves the fold to SQL.
     const num = device | 0;
-    if (num !== device || !Number.isSafeInteger(ts)) {
+    if (num !== device) {
       books = undefined;
       return;
     }
     let d = books!.devices.get(num);
-    if (d === undefined) books!.devices.set(num, (d = { rows: 0, at: new Map(), keys: [], ts: [] }));
-    d.rows++;
+    if (d === undefined) books!.devices.set(num, (d = { rowids: [], at: new Map(), ts: [], latest: [] }));
+    d.rowids.push(rowid);
     const at = d.at.get(key);
     if (at === undefined) {
-      d.at.set(key, d.keys.length);
-      d.keys.push(key);
+      d.at.set(key, d.ts.length);
       d.ts.push(ts);
-    } else if (ts > d.ts[at]) d.ts[at] = ts;
+      d.latest.push(rowid);
+    } else if (ts >= d.ts[at]) {
+      d.ts[at] = ts;
+      d.latest[at] = rowid;
+    }
   }
 
   /**
-   * The books' pairs for bookedLatest, by device, so that both tables are walked in order (a device's
-   * few keys sit on one page or two of each).
+   * The books' rowids for bookedFold, as JSON arrays, by device, so that the tables are walked in
+   * order (a device's few keys sit on one page or two of each).
    */
-  function bookedPairs({ devices }: Books): string {
-    let pairs = '';
+  function bookedRowids({ devices }: Books): { rows: string; latest: string } {
+    let rows = '';
+    let latest = '';
     for (const device of [...devices.keys()].sort((a, b) => a - b)) {
-      const { keys, ts } = devices.get(device)!;
-      for (let i = 0; i < keys.length; i++) pairs += `,[${device},${keys[i]},${ts[i]}]`;
+      const d = devices.get(device)!;
+      rows += `,${d.rowids.join(',')}`;
+      latest += `,${d.latest.join(',')}`;
     }
-    return `[${pairs.slice(1)}]`;
+    return { rows: `[${rows.slice(1)}]`, latest: `[${latest.slice(1)}]` };
   }
 
   function keyId(key: string): number {
@@ -278,20 +292,29 @@ export function createRowWriter(db: Database): RowWriter {
           const kind = code & CELL_KIND;
           const value = kind === 0 ? cell : kind === TEXT_CELL ? text.slice(at, (at += cell)) : others[cell];
           args.push(nums[n], key, nums[n + 1], TYPES[code & ~CELL_KIND], value);
-          if (books) book(nums[n], key, nums[n + 1]);
         }
-        if (books) books.rows += count;
         // The values go as arguments, not as one array: better-sqlite3 reads an array's elements through
         // V8's generic property lookup, which cost a third of the append (0.8 -> 0.57 µs a 3-row message).
-        appendFor(count).run(...args);
+        const { lastInsertRowid } = appendFor(count).run(...args);
+        if (!books) continue;
+        // Each row took the rowid after the greatest in the table, so the statement's rows have the
+        // `count` rowids up to its last. Five arguments a row: device, key, ts, type, value.
+        const first = Number(lastInsertRowid) - count + 1;
+        for (let i = 0, a = 0; i < count && books; i++, a += 5) book(args[a] as number, args[a + 1] as number, args[a + 2] as number, first + i);
+        if (books) books.rows += count;
       }
     },
     fold(scope, drop) {
       beforeFold = undefined;
       if (!('device' in scope)) {
-        all.rows.run();
-        if (books && books.rows === logRows.get()) bookedLatest.run(bookedPairs(books));
-        else all.latest.run();
+        if (books && books.rows === logRows.get()) {
+          const rowids = bookedRowids(books);
+          bookedFold.rows.run(rowids.rows);
+          bookedFold.latest.run(rowids.latest);
+        } else {
+          all.rows.run();
+          all.latest.run();
+        }
         clearLog.run();
         beforeFold = books;
         books = emptyBooks();
@@ -301,7 +324,7 @@ export function createRowWriter(db: Database): RowWriter {
       if (books) {
         const d = books.devices.get(scope.device);
         if (d) {
-          books.rows -= d.rows;
+          books.rows -= d.rowids.length;
           books.devices.delete(scope.device);
         }
       }

@@ -162,3 +162,25 @@ describe('the latest values of a fold of every row', () => {
     expect(worker.latest()).toEqual([[1, 'k', 11, 'b'], [2, 'j', 1, 'b'], [2, 'k', 10, 'a']]);
   });
 });
+
+describe('a fold of every row from the books', () => {
+  it('moves each row of batches longer than one statement once, the later of equal (device, key, ts) staying', () => {
+    const worker = connect(newStoreFile());
+    // 3 batches of 150 rows (three statements each), devices and keys interleaved, every (device, key,
+    // ts) written three times with different values: one by one, the last write of each stays.
+    const expected = new Map<string, Row>();
+    for (let batch = 0; batch < 3; batch++) {
+      const rows: Row[] = [];
+      for (let i = 0; i < 150; i++) {
+        const row: Row = [1 + (i % 2), `k${i % 3}`, (i * 7) % 25, `${batch}-${i}`];
+        rows.push(row);
+        expected.set(`${row[0]} ${row[1]} ${row[2]}`, row);
+      }
+      worker.append(rows);
+    }
+    worker.foldAll();
+    const byOrder = (a: Row, b: Row) => a[0] - b[0] || a[1].localeCompare(b[1]) || a[2] - b[2];
+    expect(worker.series()).toEqual([...expected.values()].sort(byOrder));
+    expect(worker.db.prepare('SELECT count(*) FROM telemetry_log').pluck().get()).toBe(0);
+  });
+});
