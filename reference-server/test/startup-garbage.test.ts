@@ -21,7 +21,7 @@ describe('collectStartupGarbage', () => {
     start = performance.now();
     collectStartupGarbage();
     end = performance.now();
-    const kinds = (await during).map((entry) => (entry.detail as { kind: number }).kind);
+    const kinds = (await during).map((entry) => (entry as PerformanceEntry & { detail: { kind: number } }).detail.kind);
     expect(kinds).toContain(constants.NODE_PERFORMANCE_GC_MAJOR);
   });
 
