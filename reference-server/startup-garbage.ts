@@ -4,8 +4,8 @@
 // `__fjs_root_391`, ...). V8 keeps a transition to each from the map of `{}` until a full collection
 // clears the dead ones, and that map holds at most 1,536: once it is full, every object that later gets
 // a first property it has no transition for (a request's headers object) builds new maps each time.
-// For dhi serve that was ~35,000 instructions more a telemetry POST (+38 %) until the heap next
-// needed a full collection on its own.
+// For dhi serve that was 16,000-20,000 instructions more a telemetry POST (callgrind, 1 and 100
+// devices: Node's headers getter storing into new maps) until the heap next needed a full collection.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
