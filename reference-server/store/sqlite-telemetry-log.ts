@@ -140,8 +140,15 @@ export interface RowWriter {
   rolledBack(): void;
 }
 
-/** A fold's rows into the time series: rows of the log or of one device's moved out of it (`l`). */
-const INSERT_ROWS = `INSERT OR REPLACE INTO telemetry (device, key, ts, type, value) SELECT l.device, l.key, l.ts, l.type, l.value`;
+/**
+ * In SQL: the type's name of a log row's type code. The log keeps the code (its index in TYPES): an
+ * integer binds and stores for less than a name (a fifth of an append's instructions).
+ */
+const TYPE_NAME = (code: string) => `CASE ${code} ${TYPES.map((type, i) => `WHEN ${i} THEN '${type}'`).join(' ')} END`;
+/** The columns of a time-series row from a row of the log, or of one device's moved out of it (`l`). */
+const ROW_OF_LOG = `l.device, l.key, l.ts, ${TYPE_NAME('l.type')}, l.value`;
+/** A fold's rows into the time series. */
+const INSERT_ROWS = `INSERT OR REPLACE INTO telemetry (device, key, ts, type, value) SELECT ${ROW_OF_LOG}`;
 
 /** A fold's rows from `source` (the log, or one device's rows moved out of it) into the time series. */
 function foldRows(db: Database, source: string): Statement {
@@ -193,18 +200,20 @@ export function createRowWriter(db: Database): RowWriter {
   const clearLog = db.prepare('DELETE FROM telemetry_log');
   const logRows = db.prepare('SELECT count(*) FROM telemetry_log').pluck();
   // Log rows by the books' rowids (a JSON array), by device: json_each is the outer loop (CROSS JOIN)
-  // and yields the array in order.
-  const booked = `FROM json_each(?) j CROSS JOIN telemetry_log l ON l.rowid = j.value JOIN devices d ON d.num = l.device`;
+  // and yields the array in order. The rowids are only those of devices that exist (bookedRowids).
+  const booked = `FROM json_each(?) j CROSS JOIN telemetry_log l ON l.rowid = j.value`;
+  // Of the devices in a JSON array, those that exist: once a device per fold instead of once a row.
+  const existing = db.prepare('SELECT num FROM devices WHERE num IN (SELECT value FROM json_each(?)) ORDER BY num').pluck();
   const bookedFold = {
     // Every row, each device's in log order: foldRows' order without its sort (an ORDER BY would sort again).
     rows: db.prepare(`${INSERT_ROWS} ${booked}`),
     // The row of each (device, key)'s greatest ts, the later on a tie: what the rows leave in telemetry.
     latest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
-      SELECT l.device, l.key, l.ts, l.type, l.value ${booked} WHERE true ${UPSERT_LATEST}`),
+      SELECT ${ROW_OF_LOG} ${booked} WHERE true ${UPSERT_LATEST}`),
   };
   // A device's rows, log order kept in the rowid (a temporary table: temp_store=MEMORY).
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS telemetry_fold (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL,
-    type TEXT NOT NULL, value)`);
+    type INTEGER NOT NULL, value)`);
   const take = [
     db.prepare(`INSERT INTO temp.telemetry_fold (rowid, device, key, ts, type, value)
       SELECT rowid, device, key, ts, type, value FROM telemetry_log WHERE device = ?`),
@@ -214,7 +223,7 @@ export function createRowWriter(db: Database): RowWriter {
     // The latest values from the rows themselves (the greatest ts, the later row on a tie), so that
     // rows a delete drops still count for them, as they would have written one by one.
     latest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
-      SELECT device, key, ts, type, value FROM (SELECT f.device, f.key, f.ts, f.type, f.value,
+      SELECT device, key, ts, type, value FROM (SELECT f.device, f.key, f.ts, ${TYPE_NAME('f.type')} AS type, f.value,
         row_number() OVER (PARTITION BY f.device, f.key ORDER BY f.ts DESC, f.rowid DESC) AS n
         FROM temp.telemetry_fold f JOIN devices d ON d.num = f.device) WHERE n = 1
       ${UPSERT_LATEST}`),
@@ -255,12 +264,14 @@ export function createRowWriter(db: Database): RowWriter {
 
   /**
    * The books' rowids for bookedFold, as JSON arrays, by device, so that the tables are walked in
-   * order (a device's few keys sit on one page or two of each).
+   * order (a device's few keys sit on one page or two of each); without the rows of devices deleted
+   * since they were appended.
    */
   function bookedRowids({ devices }: Books): { rows: string; latest: string } {
     let rows = '';
     let latest = '';
-    for (const device of [...devices.keys()].sort((a, b) => a - b)) {
+    const booked = [...devices.keys()].sort((a, b) => a - b);
+    for (const device of existing.all(JSON.stringify(booked)) as number[]) {
       const d = devices.get(device)!;
       rows += `,${d.rowids.join(',')}`;
       latest += `,${d.latest.join(',')}`;
@@ -291,7 +302,7 @@ export function createRowWriter(db: Database): RowWriter {
           const key = keyId(text.slice(at, (at += nums[n + 4])));
           const kind = code & CELL_KIND;
           const value = kind === 0 ? cell : kind === TEXT_CELL ? text.slice(at, (at += cell)) : others[cell];
-          args.push(nums[n], key, nums[n + 1], TYPES[code & ~CELL_KIND], value);
+          args.push(nums[n], key, nums[n + 1], code & ~CELL_KIND, value);
         }
         // The values go as arguments, not as one array: better-sqlite3 reads an array's elements through
         // V8's generic property lookup, which cost a third of the append (0.8 -> 0.57 µs a 3-row message).

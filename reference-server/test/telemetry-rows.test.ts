@@ -8,6 +8,8 @@ import { createRowBuffer, createRowWriter, type PackedRows } from '../store/sqli
 import type { ValueType } from '../store/types.js';
 
 type Row = [device: number, key: string, ts: number, type: ValueType, cell: unknown];
+/** The log's type codes, as a schema migration wrote them for the rows waiting then (sqlite-schema.ts). */
+const TYPE_CODES: ValueType[] = ['BOOLEAN', 'LONG', 'DOUBLE', 'STRING', 'JSON'];
 
 function logged(rows: Row[]): unknown[][] {
   const db = new Database(':memory:');
@@ -19,10 +21,11 @@ function logged(rows: Row[]): unknown[][] {
   const packed = structuredClone(buffer.take());
   expect(buffer.length).toBe(0);
   createRowWriter(db).write(packed);
-  return db
+  const appended = db
     .prepare(`SELECT l.device, k.key, l.ts, l.type, l.value FROM telemetry_log l JOIN telemetry_keys k ON k.id = l.key ORDER BY l.rowid`)
     .raw()
-    .all() as unknown[][];
+    .all() as [number, string, number, number, unknown][];
+  return appended.map(([device, key, ts, code, value]) => [device, key, ts, TYPE_CODES[code], value]);
 }
 
 describe('packed telemetry rows', () => {
