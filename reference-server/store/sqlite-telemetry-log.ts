@@ -32,11 +32,25 @@ const MAX_ROWS = 64;
 /**
  * A packed row's numbers (PackedRows.nums): the device's number, ts, the type's code (its index in
  * TYPES, plus TEXT_CELL or OTHER_CELL), the cell (a number; for a text cell the length of its text;
- * for another cell its index in PackedRows.others) and the key's length.
+ * for another cell its index in PackedRows.others) and the key's index in PackedRows.keys.
  */
 export const NUMS = 5;
 const TYPES: readonly ValueType[] = ['BOOLEAN', 'LONG', 'DOUBLE', 'STRING', 'JSON'];
-const TYPE_CODES: Record<string, number> = Object.fromEntries(TYPES.map((type, code) => [type, code]));
+/** The type's index in TYPES (a switch on the names: a lookup by five names is a megamorphic load). */
+function typeCode(type: ValueType): number {
+  switch (type) {
+    case 'BOOLEAN':
+      return 0;
+    case 'LONG':
+      return 1;
+    case 'DOUBLE':
+      return 2;
+    case 'STRING':
+      return 3;
+    default:
+      return 4;
+  }
+}
 const TEXT_CELL = 8;
 /** A cell that is neither a number nor a text goes as itself: SQLite binds or refuses it as it would have. */
 const OTHER_CELL = 16;
@@ -62,10 +76,12 @@ export interface FoldDrop {
  * Rows gathered for the log, packed for the hand-over to the telemetry worker: a structured clone of
  * one typed array and one string costs a copy of each, where a mixed array of five values a row is
  * serialised and rebuilt value by value (~0.7 µs a three-key message each way, V8's ValueSerializer).
- * `text` holds each row's key, then its cell when the cell is text, one after the other.
+ * `keys` holds the batch's keys once each (the worker looks each up once a batch, not once a row);
+ * `text` holds the cells that are text, one after the other.
  */
 export interface PackedRows {
   nums: Float64Array;
+  keys: string[];
   text: string;
   others: unknown[];
 }
@@ -84,10 +100,17 @@ export interface RowBuffer {
 export function createRowBuffer(): RowBuffer {
   let nums = new Float64Array(256 * NUMS);
   let used = 0;
+  let keys: string[] = [];
+  /** Each key's index in `keys`. */
+  const keyIndex = new Map<string, number>();
   let text = '';
   let others: unknown[] = [];
   function clear(): void {
     used = 0;
+    if (keys.length > 0) {
+      keys = [];
+      keyIndex.clear();
+    }
     text = '';
     if (others.length > 0) others = [];
   }
@@ -101,25 +124,26 @@ export function createRowBuffer(): RowBuffer {
         grown.set(nums);
         nums = grown;
       }
+      let k = keyIndex.get(key);
+      if (k === undefined) keyIndex.set(key, (k = keys.push(key) - 1));
       nums[used] = device;
       nums[used + 1] = ts;
-      nums[used + 4] = key.length;
-      text += key;
+      nums[used + 4] = k;
       if (typeof cell === 'number') {
-        nums[used + 2] = TYPE_CODES[type];
+        nums[used + 2] = typeCode(type);
         nums[used + 3] = cell;
       } else if (typeof cell === 'string') {
-        nums[used + 2] = TYPE_CODES[type] + TEXT_CELL;
+        nums[used + 2] = typeCode(type) + TEXT_CELL;
         nums[used + 3] = cell.length;
         text += cell;
       } else {
-        nums[used + 2] = TYPE_CODES[type] + OTHER_CELL;
+        nums[used + 2] = typeCode(type) + OTHER_CELL;
         nums[used + 3] = others.push(cell) - 1;
       }
       used += NUMS;
     },
     take() {
-      const packed = { nums: nums.slice(0, used), text, others };
+      const packed = { nums: nums.slice(0, used), keys, text, others };
       clear();
       return packed;
     },
@@ -306,8 +330,9 @@ export function createRowWriter(db: Database): RowWriter {
   }
 
   return {
-    write({ nums, text, others }) {
+    write({ nums, keys, text, others }) {
       beforeFold = undefined;
+      const ids = keys.map(keyId);
       let at = 0;
       for (let start = 0; start < nums.length; start += MAX_ROWS * NUMS) {
         const count = Math.min(MAX_ROWS, (nums.length - start) / NUMS);
@@ -315,7 +340,7 @@ export function createRowWriter(db: Database): RowWriter {
         for (let n = start; n < start + count * NUMS; n += NUMS) {
           const code = nums[n + 2];
           const cell = nums[n + 3];
-          const key = keyId(text.slice(at, (at += nums[n + 4])));
+          const key = ids[nums[n + 4]];
           const kind = code & CELL_KIND;
           const value = kind === 0 ? cell : kind === TEXT_CELL ? text.slice(at, (at += cell)) : others[cell];
           args.push(nums[n], key, nums[n + 1], code & ~CELL_KIND, value);
