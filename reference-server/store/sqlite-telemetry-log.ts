@@ -14,8 +14,8 @@
 // are dropped (device numbers are never reused: sqlite-schema.ts).
 //
 // A fold of every row works from the writer's books when it can: the rows it appended since its last
-// fold of every row, by device in log order (runs of consecutive rowids: a message's rows), and for
-// each (device, key) pair the row of its greatest ts. The fold then inserts the rows in that order, which walks telemetry's B-tree as
+// fold of every row, by device in log order (their rowids), and for each (device, key) pair the row of
+// its greatest ts. The fold then inserts the rows in that order, which walks telemetry's B-tree as
 // sorting the log would, without the sort (a third of the insert's instructions), and takes each
 // pair's latest value from its row by rowid instead of grouping the whole log (a quarter of a fold's
 // time). The books are trusted only while the log holds as many rows as they count: rows a stop or a
@@ -187,24 +187,13 @@ const UPSERT_LATEST = `ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, t
   WHERE excluded.ts >= telemetry_latest.ts`;
 
 /**
- * Consecutive rowids as one number (a run): the first times RUN_SPAN, plus how many. A message's rows
- * are one run, so a fold reads a third as many numbers from its JSON and seeks the log once a message
- * rather than once a row. Rowids stay far below 2^37 (a fold of every row empties the log, and rowids
- * then start again from 1); the books give up beyond it.
- */
-const RUN_SPAN = 65_536;
-const RUN = { shift: 16, mask: RUN_SPAN - 1, maxRowid: 2 ** 37 };
-
-/**
- * The rows this writer appended of one device that are in the log (`rows` of them, as runs in log
- * order; `next`: the rowid after the last run), and for each key the row of its greatest ts (the later
- * on a tie), as a run of one: `latest[at.get(key)]`, with that ts in `ts`, an array of doubles, so
- * that booking a row allocates nothing (a ts as a Map's value would be a heap number a row).
+ * The rows this writer appended of one device that are in the log (their rowids, in log order), and
+ * for each key the row of its greatest ts (the later on a tie): `latest[at.get(key)]`, with that ts in
+ * `ts`, an array of doubles, so that booking a row allocates nothing (a ts as a Map's value would be a
+ * heap number a row).
  */
 interface DeviceBooks {
-  runs: number[];
-  rows: number;
-  next: number;
+  rowids: number[];
   at: Map<number, number>;
   ts: number[];
   latest: number[];
@@ -234,10 +223,9 @@ export function createRowWriter(db: Database): RowWriter {
   };
   const clearLog = db.prepare('DELETE FROM telemetry_log');
   const logRows = db.prepare('SELECT count(*) FROM telemetry_log').pluck();
-  // Log rows by the books' runs (a JSON array), by device: json_each is the outer loop (CROSS JOIN) and
-  // yields the array in order, each run a range of rowids. Only runs of devices that exist (bookedRuns).
-  const booked = `FROM json_each(?) j CROSS JOIN telemetry_log l
-    ON l.rowid BETWEEN j.value >> ${RUN.shift} AND (j.value >> ${RUN.shift}) + (j.value & ${RUN.mask}) - 1`;
+  // Log rows by the books' rowids (a JSON array), by device: json_each is the outer loop (CROSS JOIN)
+  // and yields the array in order. The rowids are only those of devices that exist (bookedRowids).
+  const booked = `FROM json_each(?) j CROSS JOIN telemetry_log l ON l.rowid = j.value`;
   // Of the devices in a JSON array, those that exist: once a device per fold instead of once a row.
   const existing = db.prepare('SELECT num FROM devices WHERE num IN (SELECT value FROM json_each(?)) ORDER BY num').pluck();
   const bookedFold = {
@@ -280,40 +268,36 @@ export function createRowWriter(db: Database): RowWriter {
     // Devices by a 32-bit integer (a Map's key that is a heap number costs its hash and an allocation);
     // anything else leaves the fold to SQL.
     const num = device | 0;
-    if (num !== device || rowid >= RUN.maxRowid) {
+    if (num !== device) {
       books = undefined;
       return;
     }
     let d = books!.devices.get(num);
-    if (d === undefined) books!.devices.set(num, (d = { runs: [], rows: 0, next: 0, at: new Map(), ts: [], latest: [] }));
-    const last = d.runs.length - 1;
-    if (rowid === d.next && (d.runs[last] & RUN.mask) < RUN.mask) d.runs[last]++;
-    else d.runs.push(rowid * RUN_SPAN + 1);
-    d.next = rowid + 1;
-    d.rows++;
+    if (d === undefined) books!.devices.set(num, (d = { rowids: [], at: new Map(), ts: [], latest: [] }));
+    d.rowids.push(rowid);
     const at = d.at.get(key);
     if (at === undefined) {
       d.at.set(key, d.ts.length);
       d.ts.push(ts);
-      d.latest.push(rowid * RUN_SPAN + 1);
+      d.latest.push(rowid);
     } else if (ts >= d.ts[at]) {
       d.ts[at] = ts;
-      d.latest[at] = rowid * RUN_SPAN + 1;
+      d.latest[at] = rowid;
     }
   }
 
   /**
-   * The books' runs for bookedFold, as JSON arrays, by device, so that the tables are walked in order
-   * (a device's few keys sit on one page or two of each); without the rows of devices deleted since
-   * they were appended.
+   * The books' rowids for bookedFold, as JSON arrays, by device, so that the tables are walked in
+   * order (a device's few keys sit on one page or two of each); without the rows of devices deleted
+   * since they were appended.
    */
-  function bookedRuns({ devices }: Books): { rows: string; latest: string } {
+  function bookedRowids({ devices }: Books): { rows: string; latest: string } {
     let rows = '';
     let latest = '';
     const booked = [...devices.keys()].sort((a, b) => a - b);
     for (const device of existing.all(JSON.stringify(booked)) as number[]) {
       const d = devices.get(device)!;
-      rows += `,${d.runs.join(',')}`;
+      rows += `,${d.rowids.join(',')}`;
       latest += `,${d.latest.join(',')}`;
     }
     return { rows: `[${rows.slice(1)}]`, latest: `[${latest.slice(1)}]` };
@@ -360,9 +344,9 @@ export function createRowWriter(db: Database): RowWriter {
       beforeFold = undefined;
       if (!('device' in scope)) {
         if (books && books.rows === logRows.get()) {
-          const runs = bookedRuns(books);
-          bookedFold.rows.run(runs.rows);
-          bookedFold.latest.run(runs.latest);
+          const rowids = bookedRowids(books);
+          bookedFold.rows.run(rowids.rows);
+          bookedFold.latest.run(rowids.latest);
         } else {
           all.rows.run();
           all.latest.run();
@@ -376,7 +360,7 @@ export function createRowWriter(db: Database): RowWriter {
       if (books) {
         const d = books.devices.get(scope.device);
         if (d) {
-          books.rows -= d.rows;
+          books.rows -= d.rowids.length;
           books.devices.delete(scope.device);
         }
       }

@@ -184,23 +184,6 @@ describe('a fold of every row from the books', () => {
     expect(worker.series()).toEqual([...expected.values()].sort(byOrder));
     expect(worker.db.prepare('SELECT count(*) FROM telemetry_log').pluck().get()).toBe(0);
   });
-
-  it("moves a device's consecutive rows as runs, longer than one run holds and broken by other devices", () => {
-    const path = newStoreFile();
-    const worker = connect(path);
-    // 70,000 rows of device 1 in a row (more than the 65,535 one run holds), one of device 2 (deleted
-    // before the fold: a run must not reach into it), then ten of device 1 that rewrite its first ten points.
-    const long: Row[] = Array.from({ length: 70_000 }, (_, i) => [1, `k${i % 3}`, i, i]);
-    worker.append(long);
-    worker.append([[2, 'k0', 5, 'two'], ...long.slice(0, 10).map(([d, k, ts]): Row => [d, k, ts, -ts])]);
-    connect(path).db.exec("DELETE FROM devices WHERE id = 'd2'");
-    worker.foldAll();
-    const series = worker.series() as Row[];
-    expect(series.length).toBe(70_000);
-    expect(series.every(([device, key, ts, value]) => device === 1 && key === `k${ts % 3}` && value === (ts < 10 ? -ts : ts))).toBe(true);
-    expect(new Set(series.map((row) => row[2])).size).toBe(70_000);
-    expect(worker.latest()).toEqual([[1, 'k0', 69_999, 69_999], [1, 'k1', 69_997, 69_997], [1, 'k2', 69_998, 69_998]]);
-  });
 });
 
 describe('every kind of fold', () => {
