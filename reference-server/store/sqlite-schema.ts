@@ -185,6 +185,16 @@ const MIGRATIONS: string[] = [
     || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));
   CREATE UNIQUE INDEX devices_credentials_uuid ON devices (credentials_uuid);
   `,
+  // The telemetry log keeps a row's type as its code (store/sqlite-telemetry-log.ts TYPE_NAME), not
+  // its name; the rows waiting keep their rowids, which are the log's order.
+  `
+  CREATE TABLE telemetry_log_coded (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL, type INTEGER NOT NULL, value);
+  INSERT INTO telemetry_log_coded (rowid, device, key, ts, type, value)
+    SELECT rowid, device, key, ts, CASE type WHEN 'BOOLEAN' THEN 0 WHEN 'LONG' THEN 1 WHEN 'DOUBLE' THEN 2 WHEN 'STRING' THEN 3 WHEN 'JSON' THEN 4 END, value
+    FROM telemetry_log;
+  DROP TABLE telemetry_log;
+  ALTER TABLE telemetry_log_coded RENAME TO telemetry_log;
+  `,
 ];
 
 /** The newest schema this dhi knows (PRAGMA user_version); a newer file is refused (sqlite-file.ts). */

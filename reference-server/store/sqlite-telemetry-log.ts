@@ -32,11 +32,25 @@ const MAX_ROWS = 64;
 /**
  * A packed row's numbers (PackedRows.nums): the device's number, ts, the type's code (its index in
  * TYPES, plus TEXT_CELL or OTHER_CELL), the cell (a number; for a text cell the length of its text;
- * for another cell its index in PackedRows.others) and the key's length.
+ * for another cell its index in PackedRows.others) and the key's index in PackedRows.keys.
  */
 export const NUMS = 5;
 const TYPES: readonly ValueType[] = ['BOOLEAN', 'LONG', 'DOUBLE', 'STRING', 'JSON'];
-const TYPE_CODES: Record<string, number> = Object.fromEntries(TYPES.map((type, code) => [type, code]));
+/** The type's index in TYPES (a switch on the names: a lookup by five names is a megamorphic load). */
+function typeCode(type: ValueType): number {
+  switch (type) {
+    case 'BOOLEAN':
+      return 0;
+    case 'LONG':
+      return 1;
+    case 'DOUBLE':
+      return 2;
+    case 'STRING':
+      return 3;
+    default:
+      return 4;
+  }
+}
 const TEXT_CELL = 8;
 /** A cell that is neither a number nor a text goes as itself: SQLite binds or refuses it as it would have. */
 const OTHER_CELL = 16;
@@ -62,10 +76,12 @@ export interface FoldDrop {
  * Rows gathered for the log, packed for the hand-over to the telemetry worker: a structured clone of
  * one typed array and one string costs a copy of each, where a mixed array of five values a row is
  * serialised and rebuilt value by value (~0.7 µs a three-key message each way, V8's ValueSerializer).
- * `text` holds each row's key, then its cell when the cell is text, one after the other.
+ * `keys` holds the batch's keys once each (the worker looks each up once a batch, not once a row);
+ * `text` holds the cells that are text, one after the other.
  */
 export interface PackedRows {
   nums: Float64Array;
+  keys: string[];
   text: string;
   others: unknown[];
 }
@@ -84,10 +100,17 @@ export interface RowBuffer {
 export function createRowBuffer(): RowBuffer {
   let nums = new Float64Array(256 * NUMS);
   let used = 0;
+  let keys: string[] = [];
+  /** Each key's index in `keys`. */
+  const keyIndex = new Map<string, number>();
   let text = '';
   let others: unknown[] = [];
   function clear(): void {
     used = 0;
+    if (keys.length > 0) {
+      keys = [];
+      keyIndex.clear();
+    }
     text = '';
     if (others.length > 0) others = [];
   }
@@ -101,25 +124,26 @@ export function createRowBuffer(): RowBuffer {
         grown.set(nums);
         nums = grown;
       }
+      let k = keyIndex.get(key);
+      if (k === undefined) keyIndex.set(key, (k = keys.push(key) - 1));
       nums[used] = device;
       nums[used + 1] = ts;
-      nums[used + 4] = key.length;
-      text += key;
+      nums[used + 4] = k;
       if (typeof cell === 'number') {
-        nums[used + 2] = TYPE_CODES[type];
+        nums[used + 2] = typeCode(type);
         nums[used + 3] = cell;
       } else if (typeof cell === 'string') {
-        nums[used + 2] = TYPE_CODES[type] + TEXT_CELL;
+        nums[used + 2] = typeCode(type) + TEXT_CELL;
         nums[used + 3] = cell.length;
         text += cell;
       } else {
-        nums[used + 2] = TYPE_CODES[type] + OTHER_CELL;
+        nums[used + 2] = typeCode(type) + OTHER_CELL;
         nums[used + 3] = others.push(cell) - 1;
       }
       used += NUMS;
     },
     take() {
-      const packed = { nums: nums.slice(0, used), text, others };
+      const packed = { nums: nums.slice(0, used), keys, text, others };
       clear();
       return packed;
     },
@@ -140,8 +164,15 @@ export interface RowWriter {
   rolledBack(): void;
 }
 
-/** A fold's rows into the time series: rows of the log or of one device's moved out of it (`l`). */
-const INSERT_ROWS = `INSERT OR REPLACE INTO telemetry (device, key, ts, type, value) SELECT l.device, l.key, l.ts, l.type, l.value`;
+/**
+ * In SQL: the type's name of a log row's type code. The log keeps the code (its index in TYPES): an
+ * integer binds and stores for less than a name (a fifth of an append's instructions).
+ */
+const TYPE_NAME = (code: string) => `CASE ${code} ${TYPES.map((type, i) => `WHEN ${i} THEN '${type}'`).join(' ')} END`;
+/** The columns of a time-series row from a row of the log, or of one device's moved out of it (`l`). */
+const ROW_OF_LOG = `l.device, l.key, l.ts, ${TYPE_NAME('l.type')}, l.value`;
+/** A fold's rows into the time series. */
+const INSERT_ROWS = `INSERT OR REPLACE INTO telemetry (device, key, ts, type, value) SELECT ${ROW_OF_LOG}`;
 
 /** A fold's rows from `source` (the log, or one device's rows moved out of it) into the time series. */
 function foldRows(db: Database, source: string): Statement {
@@ -193,18 +224,20 @@ export function createRowWriter(db: Database): RowWriter {
   const clearLog = db.prepare('DELETE FROM telemetry_log');
   const logRows = db.prepare('SELECT count(*) FROM telemetry_log').pluck();
   // Log rows by the books' rowids (a JSON array), by device: json_each is the outer loop (CROSS JOIN)
-  // and yields the array in order.
-  const booked = `FROM json_each(?) j CROSS JOIN telemetry_log l ON l.rowid = j.value JOIN devices d ON d.num = l.device`;
+  // and yields the array in order. The rowids are only those of devices that exist (bookedRowids).
+  const booked = `FROM json_each(?) j CROSS JOIN telemetry_log l ON l.rowid = j.value`;
+  // Of the devices in a JSON array, those that exist: once a device per fold instead of once a row.
+  const existing = db.prepare('SELECT num FROM devices WHERE num IN (SELECT value FROM json_each(?)) ORDER BY num').pluck();
   const bookedFold = {
     // Every row, each device's in log order: foldRows' order without its sort (an ORDER BY would sort again).
     rows: db.prepare(`${INSERT_ROWS} ${booked}`),
     // The row of each (device, key)'s greatest ts, the later on a tie: what the rows leave in telemetry.
     latest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
-      SELECT l.device, l.key, l.ts, l.type, l.value ${booked} WHERE true ${UPSERT_LATEST}`),
+      SELECT ${ROW_OF_LOG} ${booked} WHERE true ${UPSERT_LATEST}`),
   };
   // A device's rows, log order kept in the rowid (a temporary table: temp_store=MEMORY).
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS telemetry_fold (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL,
-    type TEXT NOT NULL, value)`);
+    type INTEGER NOT NULL, value)`);
   const take = [
     db.prepare(`INSERT INTO temp.telemetry_fold (rowid, device, key, ts, type, value)
       SELECT rowid, device, key, ts, type, value FROM telemetry_log WHERE device = ?`),
@@ -214,7 +247,7 @@ export function createRowWriter(db: Database): RowWriter {
     // The latest values from the rows themselves (the greatest ts, the later row on a tie), so that
     // rows a delete drops still count for them, as they would have written one by one.
     latest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
-      SELECT device, key, ts, type, value FROM (SELECT f.device, f.key, f.ts, f.type, f.value,
+      SELECT device, key, ts, type, value FROM (SELECT f.device, f.key, f.ts, ${TYPE_NAME('f.type')} AS type, f.value,
         row_number() OVER (PARTITION BY f.device, f.key ORDER BY f.ts DESC, f.rowid DESC) AS n
         FROM temp.telemetry_fold f JOIN devices d ON d.num = f.device) WHERE n = 1
       ${UPSERT_LATEST}`),
@@ -255,12 +288,14 @@ export function createRowWriter(db: Database): RowWriter {
 
   /**
    * The books' rowids for bookedFold, as JSON arrays, by device, so that the tables are walked in
-   * order (a device's few keys sit on one page or two of each).
+   * order (a device's few keys sit on one page or two of each); without the rows of devices deleted
+   * since they were appended.
    */
   function bookedRowids({ devices }: Books): { rows: string; latest: string } {
     let rows = '';
     let latest = '';
-    for (const device of [...devices.keys()].sort((a, b) => a - b)) {
+    const booked = [...devices.keys()].sort((a, b) => a - b);
+    for (const device of existing.all(JSON.stringify(booked)) as number[]) {
       const d = devices.get(device)!;
       rows += `,${d.rowids.join(',')}`;
       latest += `,${d.latest.join(',')}`;
@@ -279,8 +314,9 @@ export function createRowWriter(db: Database): RowWriter {
   }
 
   return {
-    write({ nums, text, others }) {
+    write({ nums, keys, text, others }) {
       beforeFold = undefined;
+      const ids = keys.map(keyId);
       let at = 0;
       for (let start = 0; start < nums.length; start += MAX_ROWS * NUMS) {
         const count = Math.min(MAX_ROWS, (nums.length - start) / NUMS);
@@ -288,10 +324,10 @@ export function createRowWriter(db: Database): RowWriter {
         for (let n = start; n < start + count * NUMS; n += NUMS) {
           const code = nums[n + 2];
           const cell = nums[n + 3];
-          const key = keyId(text.slice(at, (at += nums[n + 4])));
+          const key = ids[nums[n + 4]];
           const kind = code & CELL_KIND;
           const value = kind === 0 ? cell : kind === TEXT_CELL ? text.slice(at, (at += cell)) : others[cell];
-          args.push(nums[n], key, nums[n + 1], TYPES[code & ~CELL_KIND], value);
+          args.push(nums[n], key, nums[n + 1], code & ~CELL_KIND, value);
         }
         // The values go as arguments, not as one array: better-sqlite3 reads an array's elements through
         // V8's generic property lookup, which cost a third of the append (0.8 -> 0.57 µs a 3-row message).

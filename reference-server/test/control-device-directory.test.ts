@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, stopTestServer, type TestServer } from './helpers.js';
 import { newDeviceVia, startAdminServer, UNKNOWN_ID, type Api } from './control-helpers.js';
-import { migrate, SCHEMA_VERSION } from '../store/sqlite-schema.js';
+import { migrate } from '../store/sqlite-schema.js';
 
 let server: TestServer;
 let api: Api;
@@ -16,6 +16,8 @@ const newCustomer = async (title: string) => ((await api('POST', '/api/customer'
 type Page<T> = { data: T[]; totalElements: number };
 type DeviceJson = { id: { id: string }; name: string; customerId: { id: string } };
 const NULL_UUID = '13814000-1dd2-11b2-8080-808080808080';
+/** Schema version 10: devices had no credentials id or version of their own. */
+const BEFORE_CREDENTIALS = 10;
 
 describe('customer assignment', () => {
   it('assigns a device to a customer, lists the customer\'s devices, and takes it back', async () => {
@@ -161,7 +163,7 @@ describe('credentials through the REST API', () => {
 
   it('gives the devices an earlier dhi saved credentials of their own: a random id and version 1 (store migration)', () => {
     const db = new Database(':memory:');
-    migrate(db, 'profile-1', 1, SCHEMA_VERSION - 1);
+    migrate(db, 'profile-1', 1, BEFORE_CREDENTIALS);
     const insert = db.prepare("INSERT INTO devices (id, name, type, token, profile_id, created_time) VALUES (?, ?, 'default', ?, 'profile-1', 1)");
     for (const n of [1, 2]) insert.run(`d${n}`, `old-${n}`, `T${n}`);
     migrate(db, 'profile-1', 1);

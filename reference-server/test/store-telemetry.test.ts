@@ -34,6 +34,8 @@ const everyPoint = (series: DeviceSeries, keys: string[]) => series.range({ keys
 
 /** Schema version 4: telemetry rows carried the device UUID and the key text. */
 const TEXT_KEYED_VERSION = 4;
+/** Schema version 11: the telemetry log's rows carried their type's name. */
+const NAMED_TYPES_VERSION = 11;
 
 describe('time series keyed by integers', () => {
   it('migrates a text-keyed database: values, latest values, key lists and deletes unchanged', async () => {
@@ -81,6 +83,31 @@ describe('time series keyed by integers', () => {
       // d took c's number: a late message of c is refused, not written as d's.
       await expect(writeTelemetry(store, c.id, [{ key: 'temp', ts: 4000, type: 'LONG', value: 2 }])).rejects.toBeInstanceOf(DeletedMeanwhile);
       expect(await storedRows(store, path, d.id)).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('migrates the rows waiting in the log, whose types were names, and folds them with their types', async () => {
+    const path = join(tempDir(), 'named-types.db');
+    const old = new Database(path);
+    migrate(old, 'profile-1', 1, NAMED_TYPES_VERSION);
+    old.prepare(`INSERT INTO devices (id, name, type, token, credentials_type, profile_id, created_time)
+      VALUES ('dev-a', 'a', 'default', 'token-a', 'ACCESS_TOKEN', 'profile-1', 0)`).run();
+    const typed: [KvEntry['type'], number | string, KvEntry['value']][] = [
+      ['BOOLEAN', 1, true], ['LONG', '9223372036854775807', 9223372036854775807n], ['DOUBLE', 1.5, 1.5], ['STRING', 's', 's'], ['JSON', '{"a":1}', '{"a":1}'],
+    ];
+    for (const [type, cell] of typed) {
+      old.prepare('INSERT INTO telemetry_keys (key) VALUES (?)').run(type);
+      old.prepare(`INSERT INTO telemetry_log (device, key, ts, type, value) SELECT d.num, k.id, 5, ?, ? FROM devices d, telemetry_keys k
+        WHERE d.id = 'dev-a' AND k.key = ?`).run(type, cell, type);
+    }
+    old.close();
+
+    const store = createSqliteStore(path);
+    try {
+      const expected = typed.map(([type, , value]) => ({ key: type, ts: 5, type, value })).sort((a, b) => a.key.localeCompare(b.key));
+      expect(await store.readTelemetry('dev-a', (s) => s.latest())).toEqual(expected);
     } finally {
       await store.close();
     }

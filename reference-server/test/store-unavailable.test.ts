@@ -152,8 +152,9 @@ describe('a full store', () => {
     expect(command.status).toBe(200);
     await fillWithTelemetry(s.httpUrl, device.token);
     const { id } = command.json() as { id: number };
-    // A reply too big for the room left: its status and response cannot be stored, and stay as they were.
-    expectRefused(await call(s.httpUrl, 'POST', `/api/v1/${device.token}/rpc/${id}`, { temp: 21, log: BIG }));
+    // A reply too big for the room left (the fill leaves less than the two pages a message may need; the
+    // reply needs two overflow pages): its status and response cannot be stored, and stay as they were.
+    expectRefused(await call(s.httpUrl, 'POST', `/api/v1/${device.token}/rpc/${id}`, { temp: 21, log: BIG + BIG }));
     expect((await api('GET', `/api/rpc/persistent/${rpcId}`)).json()).toMatchObject({ status: 'DELIVERED', response: null });
 
     // A non-persistent command is never stored (as in ThingsBoard): the full store does not touch it.

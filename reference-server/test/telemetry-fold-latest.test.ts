@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../store/sqlite-connection.js';
 import { migrate } from '../store/sqlite-schema.js';
 import { createRowBuffer, createRowWriter, type FoldDrop, type RowWriter } from '../store/sqlite-telemetry-log.js';
+import type { ValueType } from '../store/types.js';
 import { tempDir } from './helpers.js';
 
 type Row = [device: number, key: string, ts: number, value: number | string];
@@ -182,5 +183,35 @@ describe('a fold of every row from the books', () => {
     const byOrder = (a: Row, b: Row) => a[0] - b[0] || a[1].localeCompare(b[1]) || a[2] - b[2];
     expect(worker.series()).toEqual([...expected.values()].sort(byOrder));
     expect(worker.db.prepare('SELECT count(*) FROM telemetry_log').pluck().get()).toBe(0);
+  });
+});
+
+describe('every kind of fold', () => {
+  it('gives each row and latest value the type it was written with (the log keeps its code)', () => {
+    const typed: [ValueType, number | string][] = [['BOOLEAN', 1], ['LONG', 7], ['DOUBLE', 1.5], ['STRING', 's'], ['JSON', '{"a":1}']];
+    const path = newStoreFile();
+    const appendTyped = (writer: RowWriter, device: number, ts: number) => {
+      const buffer = createRowBuffer();
+      for (const [type, value] of typed) buffer.push(device, type, ts, type, value);
+      writer.write(buffer.take());
+    };
+    const worker = connect(path);
+    // Device 1 from the books; then device 2 on its own, and rows a stop left (the SQL fold), of both.
+    appendTyped(worker.writer, 1, 1);
+    worker.foldAll();
+    appendTyped(worker.writer, 2, 1);
+    worker.foldDevice(2);
+    appendTyped(worker.writer, 1, 2);
+    appendTyped(worker.writer, 2, 2);
+    worker.db.close();
+    opened.splice(0);
+    connect(path).foldAll();
+    const reader = connect(path);
+    const types = (table: string) =>
+      reader.db.prepare(`SELECT t.device, k.key, t.ts, t.type, t.value FROM ${table} t JOIN telemetry_keys k ON k.id = t.key ORDER BY 1, 3, 2`).raw().all();
+    const rows = (device: number, ts: number) =>
+      typed.map(([type, value]) => [device, type, ts, type, value]).sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+    expect(types('telemetry')).toEqual([...rows(1, 1), ...rows(1, 2), ...rows(2, 1), ...rows(2, 2)]);
+    expect(types('telemetry_latest')).toEqual([...rows(1, 2), ...rows(2, 2)]);
   });
 });

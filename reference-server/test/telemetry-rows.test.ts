@@ -1,6 +1,7 @@
 // The rows of a batch cross to the telemetry worker packed (store/sqlite-telemetry-log.ts PackedRows:
-// numbers in a Float64Array, keys and text cells in one string, any other cell as itself), and the
-// worker's connection appends them to the log: what lands there is what was gathered, value for value.
+// numbers in a Float64Array, the batch's keys once each, text cells in one string, any other cell as
+// itself), and the worker's connection appends them to the log: what lands there is what was
+// gathered, value for value.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../store/sqlite-schema.js';
@@ -8,6 +9,8 @@ import { createRowBuffer, createRowWriter, type PackedRows } from '../store/sqli
 import type { ValueType } from '../store/types.js';
 
 type Row = [device: number, key: string, ts: number, type: ValueType, cell: unknown];
+/** The log's type codes, as a schema migration wrote them for the rows waiting then (sqlite-schema.ts). */
+const TYPE_CODES: ValueType[] = ['BOOLEAN', 'LONG', 'DOUBLE', 'STRING', 'JSON'];
 
 function logged(rows: Row[]): unknown[][] {
   const db = new Database(':memory:');
@@ -19,10 +22,11 @@ function logged(rows: Row[]): unknown[][] {
   const packed = structuredClone(buffer.take());
   expect(buffer.length).toBe(0);
   createRowWriter(db).write(packed);
-  return db
+  const appended = db
     .prepare(`SELECT l.device, k.key, l.ts, l.type, l.value FROM telemetry_log l JOIN telemetry_keys k ON k.id = l.key ORDER BY l.rowid`)
     .raw()
-    .all() as unknown[][];
+    .all() as [number, string, number, number, unknown][];
+  return appended.map(([device, key, ts, code, value]) => [device, key, ts, TYPE_CODES[code], value]);
 }
 
 describe('packed telemetry rows', () => {
@@ -56,7 +60,18 @@ describe('packed telemetry rows', () => {
     buffer.push(2, 'kept', 2, 'STRING', 'x');
     const packed: PackedRows = buffer.take();
     expect(packed.nums.length / 5).toBe(1);
-    expect(packed.text).toBe('keptx');
+    expect(packed.keys).toEqual(['kept']);
+    expect(packed.text).toBe('x');
     expect(packed.others).toEqual([]);
+  });
+
+  it('carry each key of a batch once, and start the keys afresh with the next batch', () => {
+    const buffer = createRowBuffer();
+    for (const key of ['a', 'b', 'a', 'c', 'b']) buffer.push(1, key, 1, 'LONG', 1);
+    const first = buffer.take();
+    expect(first.keys).toEqual(['a', 'b', 'c']);
+    expect(Array.from({ length: 5 }, (_, i) => first.nums[i * 5 + 4])).toEqual([0, 1, 0, 2, 1]);
+    buffer.push(1, 'c', 1, 'LONG', 1);
+    expect(buffer.take().keys).toEqual(['c']);
   });
 });
