@@ -21,7 +21,8 @@ import type { Database } from 'better-sqlite3';
 import { toCell } from './sqlite-values.js';
 import { DeletedMeanwhile, type KvEntry, type TelemetryLogBooks } from './types.js';
 import type { BufferedWrites } from './buffered-writes.js';
-import { createRowBuffer, createRowWriter, DEVICE_NUM, type FoldDrop, type FoldScope, type PackedRows } from './sqlite-telemetry-log.js';
+import { createRowWriter, DEVICE_NUM, type FoldDrop, type FoldScope } from './sqlite-telemetry-log.js';
+import { createRowBuffer, type PackedRows } from './telemetry-rows.js';
 
 /**
  * Rows gathered between two automatic folds: FOLD_ROWS.perDevice for each device with rows in the

@@ -2,7 +2,8 @@
 // file database. The thread starts with the first batch it is given.
 import type { Worker } from 'node:worker_threads';
 import type { Offload } from './buffered-writes.js';
-import type { FoldScope, PackedRows } from './sqlite-telemetry-log.js';
+import type { FoldScope } from './sqlite-telemetry-log.js';
+import type { PackedRows } from './telemetry-rows.js';
 import type { ConnectionOptions } from './sqlite-connection.js';
 import { failureFrom, type FailureDescription } from './store-failure.js';
 import { startStoreThread } from './worker-thread.js';

@@ -7,7 +7,8 @@
 // on a thread of its own (wal-checkpointer.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase, WAL_CHECKPOINT_PAGES, type ConnectionOptions } from './sqlite-connection.js';
-import { createRowWriter, type FoldScope, type PackedRows } from './sqlite-telemetry-log.js';
+import { createRowWriter, type FoldScope } from './sqlite-telemetry-log.js';
+import type { PackedRows } from './telemetry-rows.js';
 import { describeFailure } from './store-failure.js';
 import { createWalCheckpointer } from './wal-checkpointer.js';
 

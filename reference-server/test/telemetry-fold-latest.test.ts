@@ -6,7 +6,8 @@ import type { Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../store/sqlite-connection.js';
 import { migrate } from '../store/sqlite-schema.js';
-import { createRowBuffer, createRowWriter, type FoldDrop, type RowWriter } from '../store/sqlite-telemetry-log.js';
+import { createRowWriter, type FoldDrop, type RowWriter } from '../store/sqlite-telemetry-log.js';
+import { createRowBuffer } from '../store/telemetry-rows.js';
 import type { ValueType } from '../store/types.js';
 import { tempDir } from './helpers.js';
 

@@ -1,11 +1,12 @@
-// The rows of a batch cross to the telemetry worker packed (store/sqlite-telemetry-log.ts PackedRows:
+// The rows of a batch cross to the telemetry worker packed (store/telemetry-rows.ts PackedRows:
 // numbers in a Float64Array, the batch's keys once each, text cells in one string, any other cell as
 // itself), and the worker's connection appends them to the log: what lands there is what was
 // gathered, value for value.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../store/sqlite-schema.js';
-import { createRowBuffer, createRowWriter, type PackedRows } from '../store/sqlite-telemetry-log.js';
+import { createRowWriter } from '../store/sqlite-telemetry-log.js';
+import { createRowBuffer, type PackedRows } from '../store/telemetry-rows.js';
 import type { ValueType } from '../store/types.js';
 
 type Row = [device: number, key: string, ts: number, type: ValueType, cell: unknown];
