@@ -189,8 +189,8 @@ export function createRowWriter(db: Database): RowWriter {
   function bookedRowids({ devices }: Books): { rows: string; latest: string } {
     let rows = '';
     let latest = '';
-    const booked = [...devices.keys()].sort((a, b) => a - b);
-    for (const device of existing.all(JSON.stringify(booked)) as number[]) {
+    const nums = [...devices.keys()].sort((a, b) => a - b);
+    for (const device of existing.all(JSON.stringify(nums)) as number[]) {
       const d = devices.get(device)!;
       rows += `,${d.rowids.join(',')}`;
       latest += `,${d.latest.join(',')}`;
