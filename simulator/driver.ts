@@ -30,8 +30,8 @@ export interface DriverConfig {
 export interface Driver {
   /** Devices (control ids) whose polls are open: from now on they may be driven. */
   online(deviceIds: readonly string[]): void;
-  /** Issue nothing new; resolves when every call in flight has ended, with the moment (clock.ts ms) issuing stopped. */
-  drain(): Promise<number>;
+  /** Issue nothing new; resolves when every call in flight has ended. */
+  drain(): Promise<void>;
   /** End: calls still open end as `unfinished`, connections closed. */
   end(): void;
 }
@@ -137,12 +137,11 @@ export function startDriver(control: Control, config: DriverConfig, recorder: Re
       streams = plans.map((p) => startArrivals(pacer, { rate: p.rate, startAt, send: p.send }));
     },
     drain() {
-      const stoppedAt = monoNow();
       for (const stream of streams) stream.stop();
       // A shared pacer keeps the group's entries (the stopped arrivals' next ones run as no-ops).
       if (!shared) pacer.clear();
-      if (inFlight === 0) return Promise.resolve(stoppedAt);
-      return new Promise((resolve) => (drained = () => resolve(stoppedAt)));
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => (drained = resolve));
     },
     end() {
       if (!shared) pacer.clear();

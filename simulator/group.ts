@@ -73,9 +73,10 @@ export interface GroupConfig {
 export interface Group {
   /**
    * Issue nothing new; resolves once every measured request in flight has ended (polls go on, so
-   * that RPCs in flight still reach their devices). `stoppedAt` (clock.ts ms) is when issuing stopped.
+   * that RPCs in flight still reach their devices). Ask again after the driver has drained: the
+   * replies to its last RPCs are requests begun after the first drain may have resolved.
    */
-  drain(): Promise<{ stoppedAt: number }>;
+  drain(): Promise<void>;
   /** End: polls cut, whatever is still open ends as `unfinished` (timed at its age), connections closed. */
   end(): void;
   /** Connections open at most at once, and opened in all. */
@@ -99,6 +100,7 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
   });
   let onlineCount = 0;
   let drained: (() => void) | undefined;
+  let draining: Promise<void> | undefined;
   const ctx: DeviceContext = {
     scenario,
     recorder: {
@@ -223,12 +225,17 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
 
   return {
     drain() {
-      const stoppedAt = monoNow();
       ctx.issuing = false;
       // Planned turns and ramp steps see `issuing` and do nothing; a poll's retry after an error still runs.
       arrivals?.stop();
-      if (ctx.inFlight === 0) return Promise.resolve({ stoppedAt });
-      return new Promise((resolve) => (drained = () => resolve({ stoppedAt })));
+      if (ctx.inFlight === 0) return Promise.resolve();
+      // Asked again while waiting: the same wait.
+      return (draining ??= new Promise((resolve) => {
+        drained = () => {
+          drained = draining = undefined;
+          resolve();
+        };
+      }));
     },
     end() {
       ctx.issuing = false;

@@ -178,8 +178,11 @@ export async function runFleet(
     for (const r of recorders) r.windowEnd(loadEnd);
     for (const w of workers) w.windowEnd(loadEnd);
     emit({ type: 'phase', phase: 'stopping', message: `waiting for requests in flight (at most ${config.requestTimeoutMs / 1000}s)` });
-    const draining = [driver?.drain(), inProcess?.drain(), ...workers.map((w) => w.drain())];
-    await within(Promise.allSettled(draining), bound - monoNow());
+    const groupsDrained = () => Promise.allSettled([inProcess?.drain(), ...workers.map((w) => w.drain())]);
+    await within(Promise.allSettled([driver?.drain(), groupsDrained()]), bound - monoNow());
+    // The driver's last RPCs reach their devices by polls and are answered by requests the groups
+    // began after that: the groups' replies end too before anything is cut.
+    if (driver) await within(groupsDrained(), bound - monoNow());
     // The driver first: its RPCs needed the devices' polls; then every group cuts what is still open.
     driver?.end();
     inProcess?.end();

@@ -26,7 +26,7 @@ export interface WorkerHandle {
   steadyFrom(at: number): void;
   /** Completions after `at` count in no rate. */
   windowEnd(at: number): void;
-  /** Ask the group to issue nothing new; resolves once its measured requests in flight have ended. */
+  /** Ask the group to issue nothing new; resolves once its measured requests in flight have ended (ask again: see Group.drain). */
   drain(): Promise<void>;
   /** Ask the group to end; resolves with the worker's CPU time and connections, once its last delta is in. */
   end(): Promise<{ cpuMicros: number; connections: { peak: number; opened: number } }>;
@@ -41,13 +41,13 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
   let failed: ((error: Error) => void) | undefined;
   let done = false;
   let onReady: () => void = () => {};
-  let onDrained: () => void = () => {};
+  // One answer per drain asked, in the order asked.
+  const drains: (() => void)[] = [];
   const ready = new Promise<void>((resolve) => (onReady = resolve));
-  const drained = new Promise<void>((resolve) => (onDrained = resolve));
   child.on('message', (message: FromWorker) => {
     if (message.type === 'ready') onReady();
     else if (message.type === 'error') onError(message.message);
-    else if (message.type === 'drained') onDrained();
+    else if (message.type === 'drained') drains.shift()?.();
     else {
       onDelta(message.delta, message.rss);
       if (message.type === 'done') {
@@ -62,7 +62,7 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
       onError(error.message);
       failed?.(error);
       onReady();
-      onDrained();
+      for (const drained of drains.splice(0)) drained();
     }
   });
   const tell = (message: ToWorker) => child.connected && child.send(message);
@@ -76,8 +76,11 @@ export function spawnWorker(config: GroupConfig, onDelta: (delta: MetricsDelta, 
       tell({ type: 'window', end });
     },
     drain() {
-      tell({ type: 'drain' });
-      return drained;
+      if (child.exitCode !== null) return Promise.resolve();
+      return new Promise((resolve) => {
+        drains.push(resolve);
+        tell({ type: 'drain' });
+      });
     },
     end() {
       return new Promise((resolve, reject) => {

@@ -99,7 +99,7 @@ export async function startFaultProxy(upstreamUrl: string, fault?: Fault): Promi
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.close();
+      await pool.destroy(); // requests still open upstream (long polls) end now, not at their timeout
     },
   };
 }

@@ -12,6 +12,7 @@ import type { SimulationConfig } from '../simulation.js';
 import type { PathName } from '../metrics.js';
 import type { Summary } from '../report/summary.js';
 import { scenarioFromJson } from '../scenario.js';
+import { startFaultProxy } from '../../conformance/test/fault-proxy.js';
 
 function config(server: TestServer, overrides: Partial<SimulationConfig>): SimulationConfig {
   return {
@@ -112,6 +113,34 @@ describe('dhi simulate against the reference server', () => {
 
     expect(summary.simulator.requests).toBeGreaterThan(0);
     expect(summary.simulator.cpuMicrosPerRequest).toBeGreaterThan(0);
+  }, SLOW);
+
+  it.each([0, 1])("waits at the end for the devices' replies to the driver's last RPCs, begun after the devices had nothing in flight (%i worker processes)", async (workers) => {
+    // Through this proxy a command reaches its device 1 s after it was queued, and a device's reply
+    // is answered 0.5 s after the server relayed it to the driver. The run's load ends before the
+    // first command arrives (the devices have nothing measured in flight then), and the driver hears
+    // each answer before the device does.
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const proxy = await startFaultProxy(server.httpUrl, {
+      name: 'slow commands and replies',
+      caught: [],
+      async response(req, res) {
+        if (/\/rpc(\?|$)/.test(req.url) && req.method === 'GET') await sleep(1000);
+        if (/\/rpc\/\d+$/.test(req.url) && req.method === 'POST') await sleep(500);
+        return res;
+      },
+    });
+    try {
+      const scenario = scenarioFromJson({ name: 'late-replies', extends: 'rpc', rpcRate: 4 });
+      const { summary } = await simulate(config(server, { target: proxy.url, devices: 2, durationMs: 1000, scenario, workers }), [], reportDir);
+      expect(okCount(summary, 'rpc')).toBeGreaterThan(0);
+      expect(errorCount(summary, 'rpc')).toBe(0);
+      expect(errorCount(summary, 'rpcReply')).toBe(0);
+      expect(summary.counters.rpcReplied).toBe(okCount(summary, 'rpc'));
+      expect(okCount(summary, 'rpcReply')).toBe(okCount(summary, 'rpc'));
+    } finally {
+      await proxy.close();
+    }
   }, SLOW);
 
   it('adds up the same way when the devices run in worker processes', async () => {
