@@ -2,6 +2,7 @@
 // the server stored (telemetry rows, RPCs answered) and what the devices received.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, stopTestServer, storedRows, type TestServer } from '../../reference-server/test/helpers.js';
@@ -120,13 +121,12 @@ describe('dhi simulate against the reference server', () => {
     // is answered 0.5 s after the server relayed it to the driver. The run's load ends before the
     // first command arrives (the devices have nothing measured in flight then), and the driver hears
     // each answer before the device does.
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const proxy = await startFaultProxy(server.httpUrl, {
       name: 'slow commands and replies',
       caught: [],
       async response(req, res) {
-        if (/\/rpc(\?|$)/.test(req.url) && req.method === 'GET') await sleep(1000);
-        if (/\/rpc\/\d+$/.test(req.url) && req.method === 'POST') await sleep(500);
+        if (/\/rpc(\?|$)/.test(req.url) && req.method === 'GET') await delay(1000);
+        if (/\/rpc\/\d+$/.test(req.url) && req.method === 'POST') await delay(500);
         return res;
       },
     });
