@@ -1,22 +1,24 @@
 // The floor of an evenly paced load, for `dhi bench --simulator`: the least a client spends per
-// request when it sends each request at its own time, as dhi simulate's open model does
-// (arrivals.ts, pacer.ts), over one connection set per device (another connection when the
-// device's are busy), instead of in autocannon's bursts (its rate limit sends each connection's
-// quota for a second back to back at the start of that second, so the process wakes up far less
-// often per request). Raw sockets, one request text, answers counted by their framing: no
-// metrics, promises or objects per request. Measured next to dhi simulate, it tells what the shape
-// of the load costs apart from what the simulator adds. It paces as the pacer does (one timer for
-// the next arrival, sending what is due within EARLY_MS) but without it: the pacer's heap and
-// entries are part of what the floor leaves out.
+// request when it sends each request at its own time, as dhi simulate's open model does, over one
+// connection set per device (another connection when the device's are busy), instead of in
+// autocannon's bursts (its rate limit sends each connection's quota for a second back to back at
+// the start of that second, so the process wakes up far less often per request). Raw sockets, one
+// request text, answers counted by their framing: no metrics, promises or objects per request.
+// Measured next to dhi simulate, it tells what the shape of the load costs apart from what the
+// simulator adds.
 //
-// It paces less precisely than the pacer, though: its timer wakes on Node's whole milliseconds and
-// often finds two arrivals due, so it wakes less often per request and sends some of them up to
-// EARLY_MS early and others later than the pacer would. Each send's lag is recorded as dhi
-// simulate's is (how late it left after its intended time, an early send counting as 0), so that
-// the bench shows what precision each side's cost bought.
+// It paces with dhi simulate's own arrivals and pacer (arrivals.ts, pacer.ts: a send within about
+// a millisecond of its time, an answer's wake-up sending what is due by then), so both sides wake
+// as often per request and the ratio is the simulator's code, not a difference in precision. On a
+// VM a wake-up costs tens of µs of CPU: a floor whose whole-millisecond timer sent two arrivals a
+// wake, one of them late, cost less per request only by pacing worse (send lag p99 1.28 ms against
+// the simulator's 0.70). Each send's lag is recorded as dhi simulate's is (how late it left after
+// its intended time, an early send counting as 0), so that the bench shows both sides paced alike.
 import { connect, type Socket } from 'node:net';
+import { startArrivals } from './arrivals.js';
+import { monoNow } from './clock.js';
 import { createHistogram, latencyStats, recordMicros } from './histograms.js';
-import { EARLY_MS } from './pacer.js';
+import { createPacer } from './pacer.js';
 import type { SendSummary } from './report/summary.js';
 import { headerValue } from './response-parser.js';
 
@@ -77,17 +79,19 @@ export function pacedFloorRun(options: PacedFloorOptions): PacedFloorRun {
   const request = `POST ${options.path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(options.body)}\r\n\r\n${options.body}`;
   const idle: Conn[][] = Array.from({ length: options.devices }, () => []);
   const all: Conn[] = [];
-  const gapMs = 1000 / options.rate;
-  const total = Math.floor(options.durationMs / gapMs);
+  const total = Math.floor((options.durationMs * options.rate) / 1000);
   let answered = 0;
   let issued = 0;
   const lagWindow = options.lagWindow;
   const lag = sendLagRecorder(lagWindow?.fromMs, lagWindow && lagWindow.fromMs + lagWindow.ms);
+  const pacer = createPacer();
 
   const done: PacedFloorRun['done'] = new Promise((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
+    let drain: NodeJS.Timeout | undefined;
     const finish = () => {
-      clearTimeout(timer);
+      arrivals.stop();
+      pacer.clear();
+      clearTimeout(drain);
       for (const conn of all) conn.socket.destroy();
       resolve({ answered, connections: all.length, sendLagMs: lag.figures() });
     };
@@ -97,14 +101,17 @@ export function pacedFloorRun(options: PacedFloorOptions): PacedFloorRun {
       conn.buffer += chunk;
       for (;;) {
         const headEnd = conn.buffer.indexOf('\r\n\r\n');
-        if (headEnd < 0) return true;
+        if (headEnd < 0) break;
         const length = Number(headerValue(conn.buffer.slice(0, headEnd).toLowerCase(), '\r\ncontent-length:') ?? 0);
-        if (conn.buffer.length < headEnd + 4 + length) return true;
+        if (conn.buffer.length < headEnd + 4 + length) break;
         conn.buffer = conn.buffer.slice(headEnd + 4 + length);
         answered++;
         conn.idle.push(conn);
         if (issued === total && answered === issued) finish();
       }
+      // The loop woke for this answer: what is due by now goes on this wake, as dhi simulate's wire does.
+      pacer.realign(monoNow());
+      return true;
     };
 
     const send = (device: number) => {
@@ -124,19 +131,21 @@ export function pacedFloorRun(options: PacedFloorOptions): PacedFloorRun {
       conn.socket.write(request);
     };
 
-    const start = performance.now();
-    const fire = () => {
-      const now = performance.now() - start;
-      // Each send leaves at this wake's reading (those of one wake a few µs apart): one clock read a wake, as before.
-      for (; issued < total && (issued + 1) * gapMs <= now + EARLY_MS; issued++) {
-        lag.record((issued + 1) * gapMs, now);
-        send(issued % options.devices);
-      }
-      if (issued < total) timer = setTimeout(fire, Math.max(1, Math.round((issued + 1) * gapMs - now)));
-      else if (answered === issued) finish();
-      else timer = setTimeout(finish, DRAIN_MS);
-    };
-    timer = setTimeout(fire, Math.max(1, Math.round(gapMs)));
+    const startAt = pacer.now();
+    const arrivals = startArrivals(pacer, {
+      rate: options.rate,
+      startAt,
+      send(intendedAt) {
+        if (issued === total) return;
+        lag.record(intendedAt - startAt, pacer.now() - startAt);
+        send(issued++ % options.devices);
+        if (issued < total) return;
+        arrivals.stop();
+        if (answered === issued) finish();
+        else drain = setTimeout(finish, DRAIN_MS);
+      },
+    });
+    if (total === 0) finish();
   });
   return { answered: () => answered, done };
 }
