@@ -18,6 +18,12 @@ const SUB_HALF = LAYOUT.subBucketHalfCount;
 const SUB_MAGNITUDE = SUB_HALF_MAGNITUDE + 1;
 LAYOUT.destroy();
 
+/** The counts index of a whole µs value from 1 to HIGHEST_US (below 2^32), as countsArrayIndex() gives it, from the value's leading zeros. */
+function indexOf(value: number): number {
+  const bucket = Math.max(0, 32 - Math.clz32(value) - SUB_MAGNITUDE);
+  return ((bucket + 1) << SUB_HALF_MAGNITUDE) + (value >>> bucket) - SUB_HALF;
+}
+
 /**
  * Record a value, as recordValue() would (the same count, total, min and max), with the bucket
  * found from the value's leading zeros: hdr-histogram-js's pure-JS build takes a Math.log2 and two
@@ -27,8 +33,7 @@ LAYOUT.destroy();
 export function recordMicros(histogram: Histogram, micros: number): void {
   const value = Math.min(HIGHEST_US, Math.max(1, Math.round(micros)));
   const h = histogram as JsHistogram;
-  const bucket = Math.max(0, 32 - Math.clz32(value) - SUB_MAGNITUDE);
-  h.incrementCountAtIndex(((bucket + 1) << SUB_HALF_MAGNITUDE) + (value >>> bucket) - SUB_HALF);
+  h.incrementCountAtIndex(indexOf(value));
   if (value > h.maxValue) h.maxValue = value;
   if (value < h.minNonZeroValue) h.minNonZeroValue = value;
   h.incrementTotalCount();
@@ -40,20 +45,24 @@ export function encodeHistogram(histogram: Histogram): string {
 }
 
 /**
- * Add `from` into `into` (both made by createHistogram): only the counts between its smallest and
- * largest values are visited, where hdr-histogram-js's add() visits all ~21,500 of them; the
- * exact min and max are kept. A second's delta holds a few hundred values in a narrow range.
+ * Add `from` into `into` (both made by createHistogram, or decoded from one: the same counts
+ * layout), count by count at the same index: only the counts between its smallest and largest
+ * values are visited, where hdr-histogram-js's add() visits all ~21,500 of them, and none is
+ * recorded again by value (a Math.log2 and two Math.pow each). The exact min and max are kept.
+ * A second's delta holds a few hundred values in a narrow range.
  */
 function addRange(into: Histogram, from: Histogram): void {
   if (!from.totalCount) return;
-  const counts = from as JsHistogram;
-  const last = counts.countsArrayIndex(from.maxValue);
-  for (let i = counts.countsArrayIndex(from.minNonZeroValue); i <= last; i++) {
-    const n = counts.getCountAtIndex(i);
-    if (n) into.recordValueWithCount(counts.valueFromIndex(i), n);
+  const source = from as JsHistogram;
+  const target = into as JsHistogram;
+  const last = indexOf(from.maxValue);
+  for (let i = indexOf(from.minNonZeroValue); i <= last; i++) {
+    const n = source.getCountAtIndex(i);
+    if (n) target.addToCountAtIndex(i, n);
   }
-  into.recordValueWithCount(from.maxValue, 0);
-  into.recordValueWithCount(from.minNonZeroValue, 0);
+  target.addToTotalCount(from.totalCount);
+  if (from.maxValue > target.maxValue) target.maxValue = from.maxValue;
+  if (from.minNonZeroValue < target.minNonZeroValue) target.minNonZeroValue = from.minNonZeroValue;
 }
 
 /** Add a histogram, or one encoded by encodeHistogram() in another process ('' for an empty one). An empty one costs nothing. */
