@@ -159,7 +159,7 @@ export function printSimulatorCost(simulatorCost: SimulatorCost): void {
   const rounds = (c: RoundFigures) => (c.roundsMicrosPerRequest.length > 1 ? `rounds ${c.roundsMicrosPerRequest.join(', ')}; ` : '');
   const paired = (ratios: number[]) => (ratios.length > 1 ? ` (median of each round's ratio of its two runs side by side: ${ratios.join(', ')})` : '');
   const median = simulatorCost.rounds > 1 ? `median of ${simulatorCost.rounds} rounds, ` : '';
-  // A ratio is read with both sides' send lag: the floor's cost is that of its own (less precise) pacing.
+  // A ratio is read with both sides' send lag: both pace with the pacer, and the lags show they did alike.
   const p99 = (c: CostFigures) => (c.sendLagMs ? `${c.sendLagMs.p99} ms` : 'not measured');
   const lags = (floor: CostFigures, sim: CostFigures, path = '') => ` (send lag p99: floor ${p99(floor)}, dhi simulate${path} ${p99(sim)})`;
   const runs = (c: CostFigures) => `after a ${c.warmUp.durationMs / 1000}s warm-up, CPU over ${c.window.durationMs / 1000}s from ${c.window.fromMs / 1000}s into the next run, over the requests that ended in it`;

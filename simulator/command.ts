@@ -88,7 +88,7 @@ export function registerBench(program: Command): void {
     .option('--username <user>', 'control API user (to create the benchmark device)', 'tenant@thingsboard.org')
     .option('--password <password>', 'control API password', 'tenant')
     .option('--token <token>', 'with --target: use this device token instead of creating a device (not with --devices above 1)')
-    .option('--simulator [rate]', "also measure dhi simulate's CPU per request next to autocannon's and an evenly paced raw client's on the same telemetry load (rate msg/s, default 1000), and on the mixed scenario next to the paced client at its rate; each side in a child process of its own, dhi simulate and the paced client at the same time, CPU over --duration of a run after a warm-up run (mixed: 3x --duration), over the requests counted as they ended in that window; each ratio beside both paced sides' send lag (how precisely each paced for its cost)", decimal(0, true))
+    .option('--simulator [rate]', "also measure dhi simulate's CPU per request next to autocannon's and a raw client's paced by the simulator's own pacer on the same telemetry load (rate msg/s, default 1000), and on the mixed scenario next to the paced client at its rate; each side in a child process of its own, dhi simulate and the paced client at the same time, CPU over --duration of a run after a warm-up run (mixed: 3x --duration), over the requests counted as they ended in that window; each ratio beside both paced sides' send lag", decimal(0, true))
     .option('--report-dir <dir>', 'where the JSON results go', 'reports/bench')
     .action(async (options) => {
       const { runBench } = await import('./bench.js');
