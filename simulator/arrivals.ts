@@ -29,14 +29,14 @@ export function startArrivals(pacer: Pacer, options: ArrivalOptions): Arrivals {
     if (stopped) return;
     issued++;
     options.send(at);
-    // This turn may be late: every arrival due by now goes too, each with its own time.
+    // This turn may be late: every arrival due by now goes too, each with its own time (until a send stops them).
     let now = pacer.now();
-    for (let next = due(issued); next <= now + EARLY_MS; next = due(issued)) {
+    for (let next = due(issued); !stopped && next <= now + EARLY_MS; next = due(issued)) {
       issued++;
       options.send(next);
       now = pacer.now();
     }
-    pacer.at(due(issued), run, null, now);
+    if (!stopped) pacer.at(due(issued), run, null, now);
   };
   pacer.at(due(0), run, null);
   return {

@@ -16,7 +16,6 @@
 // its intended time, an early send counting as 0), so that the bench shows both sides paced alike.
 import { connect, type Socket } from 'node:net';
 import { startArrivals } from './arrivals.js';
-import { monoNow } from './clock.js';
 import { createHistogram, latencyStats, recordMicros } from './histograms.js';
 import { createPacer } from './pacer.js';
 import type { SendSummary } from './report/summary.js';
@@ -110,7 +109,7 @@ export function pacedFloorRun(options: PacedFloorOptions): PacedFloorRun {
         if (issued === total && answered === issued) finish();
       }
       // The loop woke for this answer: what is due by now goes on this wake, as dhi simulate's wire does.
-      pacer.realign(monoNow());
+      pacer.realign();
       return true;
     };
 
@@ -136,7 +135,6 @@ export function pacedFloorRun(options: PacedFloorOptions): PacedFloorRun {
       rate: options.rate,
       startAt,
       send(intendedAt) {
-        if (issued === total) return;
         lag.record(intendedAt - startAt, pacer.now() - startAt);
         send(issued++ % options.devices);
         if (issued < total) return;

@@ -139,6 +139,18 @@ describe('on-time sending', () => {
     expect(arrivals.issued).toBe(3);
   });
 
+  it('stops within a late turn when a send says so: no arrival after it, none planned', () => {
+    const pacer = manualPacer();
+    const sent: number[] = [];
+    // 4 per second from t = 1000; the second send stops the arrivals, in a turn that has three due.
+    const arrivals = startArrivals(pacer, { rate: 4, startAt: 1000, send: (at) => sent.push(at) === 2 && arrivals.stop() });
+    pacer.setNow(1800);
+    pacer.runDue();
+    expect(sent).toEqual([1250, 1500]);
+    expect(arrivals.issued).toBe(2);
+    expect(pacer.size).toBe(0);
+  });
+
   it('spaces a rate that does not divide a millisecond exactly, without drift', () => {
     const pacer = manualPacer();
     const sent: number[] = [];
