@@ -1,11 +1,27 @@
-// The bench's bare durable route (dhi bench --baseline, telemetry): Fastify and one SQLite insert per
-// request, with the inserts that arrive while a batch commits committed together in one transaction
-// (group commit), synchronous=FULL, and each request answered 200 only once the COMMIT holding it is
-// on disk. It is what durability alone costs beside the bare route: no access-token lookup, lossless
-// JSON, validation, key-value rows, latest values, device state or worker thread. The commit runs on
-// the event loop, as the plain way to write it does; while it syncs, the next batch gathers.
+// The bench's bare durable routes (dhi bench --baseline, telemetry): Fastify and SQLite inserts, with
+// the requests that arrive while a batch commits committed together in one transaction (group
+// commit), synchronous=FULL, and each request answered 200 only once the COMMIT holding it is on disk.
+// The commit runs on the event loop, as the plain way to write it does; while it syncs, the next batch
+// gathers. No access-token lookup, lossless JSON, validation, latest values, device state or worker
+// thread. Two layouts:
+// - 'message': the body whole, one row per request: what durability alone costs beside the bare route;
+// - 'keys': each key's value a row of a table keyed by (token, key, ts), the plain way to keep time
+//   series that can be read by device, key and time, as the contract's reads need: what durable and
+//   queryable costs.
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+
+/** How a durable route keeps a request (above). */
+export type DurableLayout = 'message' | 'keys';
+
+const TABLES: Record<DurableLayout, string> = {
+  message: 'CREATE TABLE IF NOT EXISTS telemetry (token TEXT NOT NULL, ts INTEGER NOT NULL, body TEXT NOT NULL)',
+  keys: `CREATE TABLE IF NOT EXISTS telemetry_kv (token TEXT NOT NULL, key TEXT NOT NULL, ts INTEGER NOT NULL, value,
+    PRIMARY KEY (token, key, ts)) WITHOUT ROWID`,
+};
+
+/** A JSON value as SQLite binds it: a boolean as 0 or 1, an object or array as its JSON text. */
+const cell = (value: unknown) => (typeof value === 'boolean' ? Number(value) : typeof value === 'object' && value !== null ? JSON.stringify(value) : value);
 
 export interface DurableRoute {
   app: FastifyInstance;
@@ -14,22 +30,25 @@ export interface DurableRoute {
 }
 
 /** A connection to `path` as the route writes with it: WAL, synchronous=FULL (COMMIT returns once the WAL is synced). */
-export function openDurableDb(path: string): Database.Database {
+export function openDurableDb(path: string, layout: DurableLayout = 'message'): Database.Database {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.exec('CREATE TABLE IF NOT EXISTS telemetry (token TEXT NOT NULL, ts INTEGER NOT NULL, body TEXT NOT NULL)');
+  db.exec(TABLES[layout]);
   return db;
 }
 
 /** The route on the SQLite file `path` (created when missing); the app closes the file when it closes. */
-export function durableRoute(path: string): DurableRoute {
-  const db = openDurableDb(path);
-  const insert = db.prepare('INSERT INTO telemetry (token, ts, body) VALUES (?, ?, ?)');
+export function durableRoute(path: string, layout: DurableLayout = 'message'): DurableRoute {
+  const db = openDurableDb(path, layout);
+  const insertMessage = layout === 'message' ? db.prepare('INSERT INTO telemetry (token, ts, body) VALUES (?, ?, ?)') : undefined;
+  // A key sent twice within one millisecond keeps its later value, as a time series by (key, ts) does.
+  const insertKey = layout === 'keys' ? db.prepare('INSERT OR REPLACE INTO telemetry_kv (token, key, ts, value) VALUES (?, ?, ?, ?)') : undefined;
   const [begin, commit, rollback] = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK'].map((sql) => db.prepare(sql));
-  // One entry of each per queued request (no object per request).
+  // One entry of each per queued request (no object per request): the body as its text ('message')
+  // or as parsed ('keys').
   const tokens: string[] = [];
-  const bodies: string[] = [];
+  const bodies: unknown[] = [];
   const replies: FastifyReply[] = [];
   let scheduled = false;
   let committed = 0;
@@ -42,7 +61,13 @@ export function durableRoute(path: string): DurableRoute {
     let failure: Error | undefined;
     try {
       begin.run();
-      for (let i = 0; i < count; i++) insert.run(tokens[i], now, bodies[i]);
+      for (let i = 0; i < count; i++) {
+        if (insertMessage) insertMessage.run(tokens[i], now, bodies[i]);
+        else {
+          const body = bodies[i] as Record<string, unknown>;
+          for (const key in body) insertKey!.run(tokens[i], key, now, cell(body[key]));
+        }
+      }
       commit.run();
       committed++;
     } catch (error) {
@@ -60,7 +85,7 @@ export function durableRoute(path: string): DurableRoute {
   const app = Fastify({ logger: false });
   app.post('/api/v1/:token/telemetry', (request, reply) => {
     tokens.push((request.params as { token: string }).token);
-    bodies.push(JSON.stringify(request.body));
+    bodies.push(insertMessage ? JSON.stringify(request.body) : request.body);
     replies.push(reply);
     if (!scheduled) {
       scheduled = true;

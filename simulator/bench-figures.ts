@@ -51,15 +51,21 @@ export interface FleetFigures {
   durableBaseline?: Record<string, BenchFigures>;
   durableRatio?: Record<string, number>;
   durableServerCpu?: Record<string, ServerCpu>;
-  roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[]; durable?: number[] }>;
+  /** Telemetry with --baseline: the bare indexed durable route's figures, and both ratios against it. */
+  indexedBaseline?: Record<string, BenchFigures>;
+  indexedRatio?: Record<string, number>;
+  indexedServerCpu?: Record<string, ServerCpu>;
+  roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[]; durable?: number[]; indexed?: number[] }>;
   /** With --devices: the requests each server got from the fleet, unmeasured, before the rounds. */
   warmUpRequests?: Record<string, WarmUp>;
   /** The operations whose rounds wrote to the reference server's telemetry log: each round's rows and folds (BenchFigures.telemetryLog), in the order run. */
   roundsTelemetryLog?: Record<string, TelemetryLogRounds>;
 }
 
-type WarmUp = { reference?: number; baseline?: number; durable?: number };
-export type Runs = Record<string, { reference: BenchFigures[]; baseline: BenchFigures[]; durable: BenchFigures[]; warmUp: WarmUp }>;
+/** The sides a reference server's run is compared with: the bare route, and for telemetry the bare durable routes. */
+type Side = 'baseline' | 'durable' | 'indexed';
+type WarmUp = { reference?: number } & Partial<Record<Side, number>>;
+export type Runs = Record<string, { reference: BenchFigures[]; warmUp: WarmUp } & Record<Side, BenchFigures[]>>;
 
 export function serverCpu(reference: BenchFigures[], baseline: BenchFigures[]): ServerCpu | undefined {
   const cpu = (runs: BenchFigures[]) => runs.map((r) => r.serverCpuMicrosPerRequest).filter((v): v is number => v !== undefined);
@@ -77,7 +83,7 @@ interface Comparison {
   cpu: Record<string, ServerCpu>;
 }
 
-function compare(ops: BenchOp[], results: Record<string, BenchFigures>, runs: Runs, side: 'baseline' | 'durable'): Comparison {
+function compare(ops: BenchOp[], results: Record<string, BenchFigures>, runs: Runs, side: Side): Comparison {
   const out: Comparison = { baseline: {}, ratio: {}, cpu: {} };
   for (const op of ops) {
     if (runs[op][side].length === 0) continue;
@@ -100,11 +106,13 @@ export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): Fl
   if (!withBaseline) return { results, warmUpRequests, roundsTelemetryLog };
   const bare = compare(ops, results, runs, 'baseline');
   const durable = compare(ops, results, runs, 'durable');
+  const indexed = compare(ops, results, runs, 'indexed');
   const rps = (figures: BenchFigures[]) => figures.map((r) => r.requestsPerSecond);
   const rounds = Object.fromEntries(ops.map((op) => [op, {
     reference: rps(runs[op].reference),
     baseline: rps(runs[op].baseline),
     ...(runs[op].durable.length > 0 ? { durable: rps(runs[op].durable) } : {}),
+    ...(runs[op].indexed.length > 0 ? { indexed: rps(runs[op].indexed) } : {}),
   }]));
   return {
     results,
@@ -114,6 +122,9 @@ export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): Fl
     durableBaseline: orNone(durable.baseline),
     durableRatio: orNone(durable.ratio),
     durableServerCpu: orNone(durable.cpu),
+    indexedBaseline: orNone(indexed.baseline),
+    indexedRatio: orNone(indexed.ratio),
+    indexedServerCpu: orNone(indexed.cpu),
     roundsRequestsPerSecond: rounds,
     warmUpRequests,
     roundsTelemetryLog,
@@ -142,8 +153,11 @@ export function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: numb
     const ownCpu = r.serverCpuMicrosPerRequest === undefined ? '' : `  server CPU ${r.serverCpuMicrosPerRequest} µs/request`;
     console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${figures.ratio?.[op]}${cpuLine}` : line + ownCpu);
     const indent = `${''.padEnd(10)} ${' '.repeat(fleet.length)}`;
-    const d = figures.durableBaseline?.[op];
-    if (d) console.log(`${indent}| bare durable route (group-committed SQLite insert, synchronous=FULL) ${d.requestsPerSecond} req/s, p99 ${d.latencyMs.p99} ms, ${median}ratio ${figures.durableRatio?.[op]}${cpuText(figures.durableServerCpu?.[op])}`);
+    const write = (name: string, f: BenchFigures | undefined, ratio: number | undefined, cpu: ServerCpu | undefined) => {
+      if (f) console.log(`${indent}| ${name} ${f.requestsPerSecond} req/s, p99 ${f.latencyMs.p99} ms, ${median}ratio ${ratio}${cpuText(cpu)}`);
+    };
+    write('bare durable route (group-committed SQLite insert, synchronous=FULL)', figures.durableBaseline?.[op], figures.durableRatio?.[op], figures.durableServerCpu?.[op]);
+    write("bare indexed durable route (each key's value group-committed into a table by device, key and time, synchronous=FULL)", figures.indexedBaseline?.[op], figures.indexedRatio?.[op], figures.indexedServerCpu?.[op]);
     const log = figures.roundsTelemetryLog?.[op];
     if (log) console.log(`${indent}| dhi's server CPU includes folding into its tables the telemetry each round wrote: rows ${log.rows.join(' / ')}, folds of the whole log ${log.folds.join(' / ')} (each round's count includes the one just after it, of the rows it left)`);
   }

@@ -1,8 +1,9 @@
 // The servers `dhi bench` measures, each in a child process of its own (so autocannon and the
 // server do not share an event loop): the reference server on a fresh database with a fleet of
 // devices (one, or the largest --devices), the bare Fastify baseline answering the same paths
-// with no work behind them (any token), or the bare durable route (bench-durable.ts: telemetry only,
-// any token, each request acknowledged once its group-committed SQLite insert is synced). The
+// with no work behind them (any token), or a bare durable route (bench-durable.ts: telemetry only,
+// any token, each request acknowledged once its group-committed SQLite inserts are synced; 'durable'
+// keeps each body whole, 'indexed' each key's value in a table by token, key and time). The
 // bench asks each for its CPU time and, around a measured run, has the reference server fold its
 // telemetry log (bench.ts withServerCpu).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,8 +13,9 @@ import Fastify from 'fastify';
 import { forkServer, serveInChild } from './child-server.js';
 import type { ServerMemory } from './bench-polls.js';
 import type { TelemetryLogBooks } from '../reference-server/store/types.js';
+import type { DurableLayout } from './bench-durable.js';
 
-export type BenchServerKind = 'reference' | 'baseline' | 'durable';
+export type BenchServerKind = 'reference' | 'baseline' | 'durable' | 'indexed';
 
 export interface BenchServer {
   url: string;
@@ -107,15 +109,15 @@ async function baselineServer(): Promise<ServerInChild> {
   return { url, tokens: ['baseline'], openPolls: () => 0, close: () => app.close() };
 }
 
-/** The bare route's telemetry, made durable: a group-committed insert on a fresh SQLite file. */
-async function durableServer(): Promise<ServerInChild> {
+/** The bare route's telemetry, made durable: group-committed inserts on a fresh SQLite file. */
+async function durableServer(layout: DurableLayout): Promise<ServerInChild> {
   const { durableRoute } = await import('./bench-durable.js');
   const dir = mkdtempSync(join(tmpdir(), 'dhi-bench-durable-'));
-  const { app } = durableRoute(join(dir, 'bare.db'));
+  const { app } = durableRoute(join(dir, 'bare.db'), layout);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,
-    tokens: ['durable'],
+    tokens: [layout === 'message' ? 'durable' : 'indexed'],
     openPolls: () => 0,
     close: async () => {
       await app.close();
@@ -127,7 +129,8 @@ async function durableServer(): Promise<ServerInChild> {
 const SERVERS: Record<BenchServerKind, (devices: number) => Promise<ServerInChild>> = {
   reference: referenceServer,
   baseline: baselineServer,
-  durable: durableServer,
+  durable: () => durableServer('message'),
+  indexed: () => durableServer('keys'),
 };
 
 /** CPU time (user + system, every thread) this process has used so far, in µs. */

@@ -1,6 +1,6 @@
 // `dhi bench`: autocannon against chosen hot paths of a reference server (started in a child
 // process, or at --target), and with --baseline against a bare Fastify route in the same run (and, for
-// telemetry, a bare durable route: bench-durable.ts), alternating for --rounds rounds (median kept); --devices spreads the requests over fleets of
+// telemetry, the bare durable routes: bench-durable.ts), alternating for --rounds rounds (median kept); --devices spreads the requests over fleets of
 // distinct devices (bench-fleet.ts), each fleet first sent unmeasured to every server, one set of figures per fleet size (medians and ratios: bench-figures.ts);
 // --hold-polls measures open long polls. The reference server's CPU of a run includes folding the
 // telemetry the run wrote (withServerCpu). Results go to reports/bench/<timestamp>.json. Speed is measured here, never asserted
@@ -22,6 +22,11 @@ import { holdPolls, type PollFigures } from './bench-polls.js';
 import { round1 } from './report/format.js';
 
 const OPS: readonly BenchOp[] = ['telemetry', 'attributes', 'longpoll'];
+/** The bare durable routes telemetry is also measured against (bench-durable.ts). */
+const WRITE_SIDES = [
+  { side: 'durable', name: 'bare durable route' },
+  { side: 'indexed', name: 'bare indexed durable route' },
+] as const;
 
 export interface BenchOptions {
   target?: string;
@@ -172,12 +177,13 @@ export async function runBench(options: BenchOptions): Promise<void> {
     const token = tokens[0];
     const bare = options.baseline ? await startBenchServer('baseline') : undefined;
     if (bare) servers.push(bare);
-    // Telemetry is a write: with --baseline it is also measured against a bare route that makes it durable.
-    const durable = bare && ops.includes('telemetry') ? await startBenchServer('durable') : undefined;
-    if (durable) servers.push(durable);
+    // Telemetry is a write: with --baseline it is also measured against bare routes that make it
+    // durable, keeping each body whole, and each key's value by device, key and time.
+    const writeSides = bare && ops.includes('telemetry') ? await Promise.all(WRITE_SIDES.map(async (w) => ({ ...w, server: await startBenchServer(w.side) }))) : [];
+    servers.push(...writeSides.map((w) => w.server));
     for (const op of ops) {
       for (const devices of fleets) {
-        const opRuns: Runs[string] = { reference: [], baseline: [], durable: [], warmUp: {} };
+        const opRuns: Runs[string] = { reference: [], baseline: [], durable: [], indexed: [], warmUp: {} };
         runs.get(devices)![op] = opRuns;
         const fleet = devices === undefined ? '' : `, ${devices} ${devices === 1 ? 'device' : 'devices'}`;
         if (devices !== undefined) {
@@ -189,7 +195,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
           const warmUp = (at: string) => cannon(at, loadFor(op, templates, tokens, devices), options).then((f) => f.total);
           opRuns.warmUp.reference = await warmUp(url);
           if (bare) opRuns.warmUp.baseline = await warmUp(bare.url);
-          if (durable && op === 'telemetry') opRuns.warmUp.durable = await warmUp(durable.url);
+          if (op === 'telemetry') for (const { side, server } of writeSides) opRuns.warmUp[side] = await warmUp(server.url);
         }
         for (let round = 1; round <= rounds; round++) {
           const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
@@ -200,9 +206,11 @@ export async function runBench(options: BenchOptions): Promise<void> {
           // The bare route takes any token: its client sends the very requests the reference server gets.
           const bareTokens = devices === undefined ? [bare.token] : tokens;
           opRuns.baseline.push(await withServerCpu(bare, () => cannon(bare.url, loadFor(op, templates, bareTokens, devices), options)));
-          if (!durable || op !== 'telemetry') continue;
-          console.log(`bench ${op}: bare durable route ${durable.url}${fleet}${of}`);
-          opRuns.durable.push(await withServerCpu(durable, () => cannon(durable.url, loadFor(op, templates, bareTokens, devices), options)));
+          if (op !== 'telemetry') continue;
+          for (const { side, name, server } of writeSides) {
+            console.log(`bench ${op}: ${name} ${server.url}${fleet}${of}`);
+            opRuns[side].push(await withServerCpu(server, () => cannon(server.url, loadFor(op, templates, bareTokens, devices), options)));
+          }
         }
       }
     }

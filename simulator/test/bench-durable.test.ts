@@ -1,12 +1,13 @@
-// The bare durable route of dhi bench --baseline: every acknowledged request is committed, requests
-// arriving together share a transaction, and a batch that fails is refused whole.
+// The bare durable routes of dhi bench --baseline: every acknowledged request is committed (its body
+// whole, or each key's value by token, key and time), requests arriving together share a transaction,
+// and a batch that fails is refused whole.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { durableRoute, openDurableDb, type DurableRoute } from '../bench-durable.js';
+import { durableRoute, openDurableDb, type DurableLayout, type DurableRoute } from '../bench-durable.js';
 
 describe('the bench’s bare durable route', () => {
   let dir: string;
@@ -25,8 +26,8 @@ describe('the bench’s bare durable route', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function listen(): Promise<string> {
-    route = durableRoute(path);
+  async function listen(layout: DurableLayout = 'message'): Promise<string> {
+    route = durableRoute(path, layout);
     return route.app.listen({ host: '127.0.0.1', port: 0 });
   }
 
@@ -61,6 +62,25 @@ describe('the bench’s bare durable route', () => {
       expect(reader.prepare("SELECT count(*) FROM telemetry WHERE token <> 'warm-up'").pluck().get()).toBe(40);
       expect(route!.batches() - before).toBeGreaterThanOrEqual(1);
       expect(route!.batches() - before).toBeLessThan(40);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('keeps each key of an acknowledged request as a row by token, key and time (the indexed layout)', async () => {
+    const url = await listen('keys');
+    const reader = new Database(path, { readonly: true });
+    const values = reader.prepare('SELECT key, value FROM telemetry_kv WHERE token = ? ORDER BY key').raw();
+    try {
+      await Promise.all(Array.from({ length: 20 }, () => post(url, 'warm-up', '{}')));
+      const sent = Array.from({ length: 20 }, (_, n) => ({ token: `T${n}`, body: { n, on: n % 2 === 1, level: n / 10, tags: ['a', n] } }));
+      const seen = await Promise.all(sent.map(({ token, body }) =>
+        post(url, token, JSON.stringify(body)).then((answer) => ({ ...answer, stored: values.all(token) }))));
+      expect(seen.map((s) => s.status)).toEqual(sent.map(() => 200));
+      // Seen by another connection as soon as answered; booleans as 0/1, arrays as their JSON text.
+      expect(seen.map((s) => s.stored)).toEqual(sent.map(({ body }) =>
+        [['level', body.level], ['n', body.n], ['on', Number(body.on)], ['tags', JSON.stringify(body.tags)]]));
+      expect(reader.prepare('SELECT count(DISTINCT ts) FROM telemetry_kv WHERE token = ?').pluck().get('T3')).toBe(1);
     } finally {
       reader.close();
     }

@@ -64,6 +64,7 @@ describe('dhi bench', () => {
     expect(report.roundsRequestsPerSecond.telemetry.reference).toHaveLength(3);
     expect(report.roundsRequestsPerSecond.telemetry.baseline).toHaveLength(3);
     expect(report.roundsRequestsPerSecond.telemetry.durable).toHaveLength(3);
+    expect(report.roundsRequestsPerSecond.telemetry.indexed).toHaveLength(3);
     expect([...report.roundsRequestsPerSecond.telemetry.reference].sort((a: number, b: number) => a - b)[1]).toBe(report.results.telemetry.requestsPerSecond);
     // Both servers are child processes of the bench: their CPU per request is measured every round.
     const cpu = report.serverCpu.telemetry;
@@ -128,7 +129,7 @@ describe('dhi bench', () => {
       expect(fleet.results.telemetry.total).toBeGreaterThan(0);
       // Each server first got the fleet's load, unmeasured.
       const warmUp = fleet.warmUpRequests.telemetry;
-      expect(Object.keys(warmUp).sort()).toEqual(['baseline', 'durable', 'reference']);
+      expect(Object.keys(warmUp).sort()).toEqual(['baseline', 'durable', 'indexed', 'reference']);
       for (const requests of Object.values(warmUp)) expect(requests).toBeGreaterThan(0);
       // Every request went to a device of the reference server's fleet, with a body it accepted.
       expect(fleet.results.telemetry.non2xx).toBe(0);
@@ -136,16 +137,18 @@ describe('dhi bench', () => {
       expect(fleet.baseline.telemetry.total).toBeGreaterThan(0);
       expect(fleet.ratio.telemetry).toBe(Math.round((fleet.results.telemetry.requestsPerSecond / fleet.baseline.telemetry.requestsPerSecond) * 1000) / 1000);
       expect(fleet.serverCpu.telemetry.ratio).toBe(Math.round((fleet.serverCpu.telemetry.baseline / fleet.serverCpu.telemetry.reference) * 1000) / 1000);
-      // Telemetry is also measured against the bare durable route, the same requests, both ratios against it.
-      const durable = fleet.durableBaseline.telemetry;
-      expect(durable.total).toBeGreaterThan(0);
-      expect(durable.non2xx).toBe(0);
-      expect(durable.errors).toBe(0);
-      expect(fleet.roundsRequestsPerSecond.telemetry.durable).toEqual([durable.requestsPerSecond]);
-      expect(fleet.durableRatio.telemetry).toBe(Math.round((fleet.results.telemetry.requestsPerSecond / durable.requestsPerSecond) * 1000) / 1000);
-      const cpu = fleet.durableServerCpu.telemetry;
-      expect(cpu.baseline).toBe(durable.serverCpuMicrosPerRequest);
-      expect(cpu.ratio).toBe(Math.round((cpu.baseline / cpu.reference) * 1000) / 1000);
+      // Telemetry is also measured against the bare durable routes, the same requests, both ratios against each.
+      for (const side of ['durable', 'indexed']) {
+        const durable = fleet[`${side}Baseline`].telemetry;
+        expect(durable.total).toBeGreaterThan(0);
+        expect(durable.non2xx).toBe(0);
+        expect(durable.errors).toBe(0);
+        expect(fleet.roundsRequestsPerSecond.telemetry[side]).toEqual([durable.requestsPerSecond]);
+        expect(fleet[`${side}Ratio`].telemetry).toBe(Math.round((fleet.results.telemetry.requestsPerSecond / durable.requestsPerSecond) * 1000) / 1000);
+        const cpu = fleet[`${side}ServerCpu`].telemetry;
+        expect(cpu.baseline).toBe(durable.serverCpuMicrosPerRequest);
+        expect(cpu.ratio).toBe(Math.round((cpu.baseline / cpu.reference) * 1000) / 1000);
+      }
       expectFoldedRounds(fleet, fleet.results.telemetry, 4);
     }
   }, 120_000);
