@@ -38,15 +38,27 @@ export function openDurableDb(path: string, layout: DurableLayout = 'message'): 
   return db;
 }
 
+/** How a layout inserts a queued request, whose body is as the route queued it: its text ('message') or parsed ('keys'). */
+function inserter(db: Database.Database, layout: DurableLayout): (token: string, ts: number, body: unknown) => void {
+  if (layout === 'message') {
+    const insert = db.prepare('INSERT INTO telemetry (token, ts, body) VALUES (?, ?, ?)');
+    return (token, ts, body) => insert.run(token, ts, body);
+  }
+  // A key sent twice within one millisecond keeps its later value, as a time series by (key, ts) does.
+  const insert = db.prepare('INSERT OR REPLACE INTO telemetry_kv (token, key, ts, value) VALUES (?, ?, ?, ?)');
+  return (token, ts, body) => {
+    const values = body as Record<string, unknown>;
+    for (const key in values) insert.run(token, key, ts, cell(values[key]));
+  };
+}
+
 /** The route on the SQLite file `path` (created when missing); the app closes the file when it closes. */
 export function durableRoute(path: string, layout: DurableLayout = 'message'): DurableRoute {
   const db = openDurableDb(path, layout);
-  const insertMessage = layout === 'message' ? db.prepare('INSERT INTO telemetry (token, ts, body) VALUES (?, ?, ?)') : undefined;
-  // A key sent twice within one millisecond keeps its later value, as a time series by (key, ts) does.
-  const insertKey = layout === 'keys' ? db.prepare('INSERT OR REPLACE INTO telemetry_kv (token, key, ts, value) VALUES (?, ?, ?, ?)') : undefined;
+  const insert = inserter(db, layout);
+  const asText = layout === 'message';
   const [begin, commit, rollback] = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK'].map((sql) => db.prepare(sql));
-  // One entry of each per queued request (no object per request): the body as its text ('message')
-  // or as parsed ('keys').
+  // One entry of each per queued request (no object per request).
   const tokens: string[] = [];
   const bodies: unknown[] = [];
   const replies: FastifyReply[] = [];
@@ -61,13 +73,7 @@ export function durableRoute(path: string, layout: DurableLayout = 'message'): D
     let failure: Error | undefined;
     try {
       begin.run();
-      for (let i = 0; i < count; i++) {
-        if (insertMessage) insertMessage.run(tokens[i], now, bodies[i]);
-        else {
-          const body = bodies[i] as Record<string, unknown>;
-          for (const key in body) insertKey!.run(tokens[i], key, now, cell(body[key]));
-        }
-      }
+      for (let i = 0; i < count; i++) insert(tokens[i], now, bodies[i]);
       commit.run();
       committed++;
     } catch (error) {
@@ -85,7 +91,7 @@ export function durableRoute(path: string, layout: DurableLayout = 'message'): D
   const app = Fastify({ logger: false });
   app.post('/api/v1/:token/telemetry', (request, reply) => {
     tokens.push((request.params as { token: string }).token);
-    bodies.push(insertMessage ? JSON.stringify(request.body) : request.body);
+    bodies.push(asText ? JSON.stringify(request.body) : request.body);
     replies.push(reply);
     if (!scheduled) {
       scheduled = true;
