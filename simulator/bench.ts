@@ -179,8 +179,13 @@ export async function runBench(options: BenchOptions): Promise<void> {
     if (bare) servers.push(bare);
     // Telemetry is a write: with --baseline it is also measured against bare routes that make it
     // durable, keeping each body whole, and each key's value by device, key and time.
-    const writeSides = bare && ops.includes('telemetry') ? await Promise.all(WRITE_SIDES.map(async (w) => ({ ...w, server: await startBenchServer(w.side) }))) : [];
-    servers.push(...writeSides.map((w) => w.server));
+    // One after the other, each closed at the end even if the next cannot start.
+    const writeSides: ((typeof WRITE_SIDES)[number] & { server: BenchServer })[] = [];
+    for (const side of bare && ops.includes('telemetry') ? WRITE_SIDES : []) {
+      const server = await startBenchServer(side.side);
+      servers.push(server);
+      writeSides.push({ ...side, server });
+    }
     for (const op of ops) {
       for (const devices of fleets) {
         const opRuns: Runs[string] = { reference: [], baseline: [], durable: [], indexed: [], warmUp: {} };
