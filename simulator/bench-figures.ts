@@ -62,8 +62,14 @@ export interface FleetFigures {
   roundsTelemetryLog?: Record<string, TelemetryLogRounds>;
 }
 
+/** The bare durable routes telemetry is also measured against (bench-durable.ts): their names, and what each does. */
+export const WRITE_SIDES = [
+  { side: 'durable', name: 'bare durable route', does: 'group-committed SQLite insert, synchronous=FULL' },
+  { side: 'indexed', name: 'bare indexed durable route', does: "each key's value group-committed into a table by device, key and time, synchronous=FULL" },
+] as const;
+
 /** The sides a reference server's run is compared with: the bare route, and for telemetry the bare durable routes. */
-type Side = 'baseline' | 'durable' | 'indexed';
+type Side = 'baseline' | (typeof WRITE_SIDES)[number]['side'];
 type WarmUp = { reference?: number } & Partial<Record<Side, number>>;
 export type Runs = Record<string, { reference: BenchFigures[]; warmUp: WarmUp } & Record<Side, BenchFigures[]>>;
 
@@ -153,11 +159,10 @@ export function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: numb
     const ownCpu = r.serverCpuMicrosPerRequest === undefined ? '' : `  server CPU ${r.serverCpuMicrosPerRequest} µs/request`;
     console.log(b ? `${line}  | bare Fastify ${b.requestsPerSecond} req/s, ${median}ratio ${figures.ratio?.[op]}${cpuLine}` : line + ownCpu);
     const indent = `${''.padEnd(10)} ${' '.repeat(fleet.length)}`;
-    const write = (name: string, f: BenchFigures | undefined, ratio: number | undefined, cpu: ServerCpu | undefined) => {
-      if (f) console.log(`${indent}| ${name} ${f.requestsPerSecond} req/s, p99 ${f.latencyMs.p99} ms, ${median}ratio ${ratio}${cpuText(cpu)}`);
-    };
-    write('bare durable route (group-committed SQLite insert, synchronous=FULL)', figures.durableBaseline?.[op], figures.durableRatio?.[op], figures.durableServerCpu?.[op]);
-    write("bare indexed durable route (each key's value group-committed into a table by device, key and time, synchronous=FULL)", figures.indexedBaseline?.[op], figures.indexedRatio?.[op], figures.indexedServerCpu?.[op]);
+    for (const { side, name, does } of WRITE_SIDES) {
+      const f = figures[`${side}Baseline`]?.[op];
+      if (f) console.log(`${indent}| ${name} (${does}) ${f.requestsPerSecond} req/s, p99 ${f.latencyMs.p99} ms, ${median}ratio ${figures[`${side}Ratio`]?.[op]}${cpuText(figures[`${side}ServerCpu`]?.[op])}`);
+    }
     const log = figures.roundsTelemetryLog?.[op];
     if (log) console.log(`${indent}| dhi's server CPU includes folding into its tables the telemetry each round wrote: rows ${log.rows.join(' / ')}, folds of the whole log ${log.folds.join(' / ')} (each round's count includes the one just after it, of the rows it left)`);
   }

@@ -15,18 +15,13 @@ import { megabytes } from '../cli/sizes.js';
 import { unreachableReason } from '../cli/unreachable.js';
 import { createTargetFleet, fleetRequests, type TargetFleet } from './bench-fleet.js';
 import { measureSimulatorCost, type SimulatorCost } from './bench-cost.js';
-import { printFigures, printSimulatorCost, summarise, type BenchFigures, type BenchOp, type Runs } from './bench-figures.js';
+import { printFigures, printSimulatorCost, summarise, WRITE_SIDES, type BenchFigures, type BenchOp, type Runs } from './bench-figures.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
 import { holdPolls, type PollFigures } from './bench-polls.js';
 import { round1 } from './report/format.js';
 
 const OPS: readonly BenchOp[] = ['telemetry', 'attributes', 'longpoll'];
-/** The bare durable routes telemetry is also measured against (bench-durable.ts). */
-const WRITE_SIDES = [
-  { side: 'durable', name: 'bare durable route' },
-  { side: 'indexed', name: 'bare indexed durable route' },
-] as const;
 
 export interface BenchOptions {
   target?: string;
