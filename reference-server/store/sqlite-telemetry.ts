@@ -12,6 +12,11 @@
 // Appended, a batch dirties a page or two; a fold dirties a device's page once for all the rows it
 // takes of it.
 //
+// A batch of a few devices none of which has rows waiting in the log (one device under load: a batch
+// of 40-odd messages of one device) goes straight into the tables instead: it dirties the last page of
+// each of its keys' series, about what its append would, and needs no fold afterwards (which cost a
+// third of the worker's instructions a message of one device).
+//
 // Once enough rows wait (foldRowsFor) the whole log is folded, and a read folds first what it reads
 // (the device, or every device for reads across them): group-commit.ts read, and the store's deletes
 // and writes with a TTL of their own, so that a read sees every acknowledged message and a delete or a
@@ -39,6 +44,9 @@ const FOLD_ROWS = { perDevice: 600, min: 60_000, max: 200_000 };
 /** The rows to gather before the next fold of every row, when rows of `devices` devices wait. */
 const foldRowsFor = (devices: number) => Math.min(FOLD_ROWS.max, Math.max(FOLD_ROWS.min, FOLD_ROWS.perDevice * devices));
 
+/** Devices a batch may hold and still go straight into the time series. */
+const DIRECT_DEVICES = 4;
+
 export interface TelemetryMessage {
   deviceId: string;
   entries: KvEntry[];
@@ -64,12 +72,19 @@ export interface TelemetryWriter extends BufferedWrites<TelemetryMessage, FoldSc
   books(): TelemetryLogBooks;
 }
 
+/** Tests of the log take other limits. */
+export interface TelemetryWriterLimits {
+  /** Rows gathered between two automatic folds, by the number of devices with rows in the log (foldRowsFor). */
+  foldRows?: (devices: number) => number;
+  /** Devices a batch may hold and still go straight into the time series (DIRECT_DEVICES; 0: never). */
+  directDevices?: number;
+}
+
 /**
- * `foldRows`: rows gathered between two automatic folds, by the number of devices with rows in the log
- * (foldRowsFor; tests take fewer). The books start from what the log holds (rows a stop or a crash
- * left there), so that reads fold them first.
+ * The books start from what the log holds (rows a stop or a crash left there), so that reads fold
+ * them first.
  */
-export function createTelemetryWriter(db: Database, foldRows: (devices: number) => number = foldRowsFor): TelemetryWriter {
+export function createTelemetryWriter(db: Database, { foldRows = foldRowsFor, directDevices = DIRECT_DEVICES }: TelemetryWriterLimits = {}): TelemetryWriter {
   // NULL for a device that does not exist.
   const numOf = db.prepare(`SELECT ${DEVICE_NUM('?')}`).pluck();
   // A device keeps its number for life, and an id (a UUID) is never reused.
@@ -78,11 +93,32 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
   const rows = createRowBuffer();
   /** Rows gathered since the last fold of every row (or its failure). */
   let sinceFold = db.prepare('SELECT count(*) FROM telemetry_log').pluck().get() as number;
-  /** Since the writer was made: rows gathered, and folds of every row committed. */
+  /** Since the writer was made: rows gathered (of them `direct` not through the log), and folds of every row committed. */
   let gathered = 0;
+  let direct = 0;
   let folds = 0;
   /** The devices whose rows may wait in the log. */
   const waiting = new Set(db.prepare('SELECT DISTINCT device FROM telemetry_log').pluck().all() as number[]);
+  /** A batch's devices as it starts: none yet, or undefined when every batch goes to the log. */
+  const noDevices = (): number[] | undefined => (directDevices > 0 ? [] : undefined);
+  /** The devices of the rows gathered, while they may go straight into the time series; else undefined. */
+  let batchDevices = noDevices();
+
+  /** The rows gathered go to the log: their devices' rows wait there from now on. */
+  function toLog(): void {
+    for (const device of batchDevices!) waiting.add(device);
+    batchDevices = undefined;
+  }
+
+  /** The rows gathered, packed, and where they go. */
+  function takeRows(): PackedRows {
+    const count = rows.length;
+    const packed = rows.take(batchDevices !== undefined);
+    if (packed.direct) direct += count;
+    else sinceFold += count;
+    batchDevices = noDevices();
+    return packed;
+  }
 
   function deviceNum(deviceId: string): number {
     const known = deviceNums.get(deviceId);
@@ -104,15 +140,18 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
       // message alone, rather than in the flush, which would fail the whole transaction.
       for (const e of entries) if (typeof e.ts !== 'number' || Number.isNaN(e.ts)) throw new TypeError(`telemetry ts ${e.ts} is not a number`);
       for (const e of entries) rows.push(device, e.key, e.ts, e.type, toCell(e));
-      waiting.add(device);
-      sinceFold += entries.length;
       gathered += entries.length;
+      if (batchDevices && !batchDevices.includes(device)) {
+        if (waiting.has(device) || batchDevices.length === directDevices) toLog();
+        else batchDevices.push(device);
+      }
+      if (!batchDevices) waiting.add(device);
     },
     flush() {
       if (rows.length === 0) return;
-      writer.write(rows.take());
+      writer.write(takeRows());
     },
-    take: () => rows.take(),
+    take: takeRows,
     dueFold: () => (sinceFold >= foldRows(waiting.size) ? ALL : undefined),
     foldScope: (scope) => (scope === null ? ALL : deviceScope(scope)),
     needsFold: (scope) => ('device' in scope ? waiting.has(scope.device) : waiting.size > 0),
@@ -134,12 +173,13 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
     // read of the device folds again, which finds nothing.
     settle: (deviceId, drop) => writer.fold(deviceScope(deviceId), drop),
     forgetDevice: (deviceId) => deviceNums.delete(deviceId),
-    books: () => ({ rows: gathered, folds }),
+    books: () => ({ rows: gathered, direct, folds }),
     rolledBack() {
       // Device numbers learnt inside the transaction may be gone, and key ids (sqlite-telemetry-log.ts).
       deviceNums.clear();
       writer.rolledBack();
       rows.clear();
+      batchDevices = noDevices();
     },
   };
 }

@@ -43,6 +43,8 @@ export interface PackedRows {
   keys: string[];
   text: string;
   others: unknown[];
+  /** The rows go straight into the time series rather than to the log (sqlite-telemetry.ts says when). */
+  direct: boolean;
 }
 
 /** The rows gathered on the event loop (sqlite-telemetry.ts), packed as they come. */
@@ -51,8 +53,8 @@ export interface RowBuffer {
   readonly length: number;
   /** A cell is a number or a text (sqlite-values.ts toCell). */
   push(device: number, key: string, ts: number, type: ValueType, cell: unknown): void;
-  /** The rows gathered, packed; the buffer starts afresh. */
-  take(): PackedRows;
+  /** The rows gathered, packed, to go where `direct` says; the buffer starts afresh. */
+  take(direct: boolean): PackedRows;
   clear(): void;
 }
 
@@ -101,8 +103,8 @@ export function createRowBuffer(): RowBuffer {
       }
       used += NUMS;
     },
-    take() {
-      const packed = { nums: nums.slice(0, used), keys, text, others };
+    take(direct) {
+      const packed = { nums: nums.slice(0, used), keys, text, others, direct };
       clear();
       return packed;
     },
