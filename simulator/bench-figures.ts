@@ -59,7 +59,7 @@ export interface FleetFigures {
   roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[]; durable?: number[]; indexed?: number[] }>;
   /** With --devices: the requests each server got from the fleet, unmeasured, before the rounds. */
   warmUpRequests?: Record<string, WarmUp>;
-  /** The operations whose rounds wrote to the reference server's telemetry log: each round's rows and folds (BenchFigures.telemetryLog), in the order run. */
+  /** The operations whose rounds wrote to the reference server's telemetry log: each round's rows, rows straight into the time series and folds (BenchFigures.telemetryLog), in the order run. */
   roundsTelemetryLog?: Record<string, TelemetryLogRounds>;
 }
 

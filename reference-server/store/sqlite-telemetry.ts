@@ -14,8 +14,8 @@
 //
 // A batch of a few devices none of which has rows waiting in the log (one device under load: a batch
 // of 40-odd messages of one device) goes straight into the tables instead: it dirties the last page of
-// each of its keys' series, about what its append would, and needs no fold afterwards (which cost a
-// third of the worker's instructions a message of one device).
+// each of its keys' series, a page or two as its append would, and needs no fold afterwards, which for
+// such a batch is work the log does not save (reference-server/README.md, session 47).
 //
 // Once enough rows wait (foldRowsFor) the whole log is folded, and a read folds first what it reads
 // (the device, or every device for reads across them): group-commit.ts read, and the store's deletes
