@@ -2,7 +2,8 @@
 // store's connection and the telemetry worker's: rows appended in batches at the end of a rowid table,
 // and folds that move them into the time-series tables (telemetry, telemetry_latest). The rows come
 // packed (telemetry-rows.ts), which is how a batch crosses to the worker. A batch of a few devices with
-// no row in the log goes straight into the tables instead (PackedRows.direct), as a fold of it would.
+// many rows each goes straight into the tables instead (PackedRows.direct), as a fold of it would, after
+// those devices' rows in the log are folded.
 //
 // A fold gives what writing the messages one by one in log order gives: of equal (device, key, ts)
 // the later row stays; a key's latest value is its greatest ts, the later message on a tie, unless
@@ -51,7 +52,8 @@ export interface FoldDrop {
 export interface RowWriter {
   /**
    * Appends packed rows (telemetry-rows.ts) to the log, the key texts replaced by their ids; or, when
-   * they are `direct`, writes them into the time-series tables, those of a device deleted meanwhile left out.
+   * they are `direct`, folds the rows of its `foldFirst` devices and writes them into the time-series
+   * tables, those of a device deleted meanwhile left out.
    */
   write(rows: PackedRows): void;
   /**
@@ -265,6 +267,37 @@ export function createRowWriter(db: Database): RowWriter {
     return { rows: `[${rows.slice(1)}]`, latest: `[${latest.slice(1)}]` };
   }
 
+  function fold(scope: FoldScope, drop?: FoldDrop): void {
+    beforeFold = undefined;
+    if (!('device' in scope)) {
+      if (books && books.rows === logRows.get()) {
+        const rowids = bookedRowids(books);
+        bookedFold.rows.run(rowids.rows);
+        bookedFold.latest.run(rowids.latest);
+      } else {
+        all.rows.run();
+        all.latest.run();
+      }
+      clearLog.run();
+      beforeFold = books;
+      books = emptyBooks();
+      return;
+    }
+    // Every row of the device leaves the log, whoever appended it.
+    if (books) {
+      const d = books.devices.get(scope.device);
+      if (d) {
+        books.rows -= d.rowids.length;
+        books.devices.delete(scope.device);
+      }
+    }
+    for (const statement of take) statement.run(scope.device);
+    taken.latest.run();
+    if (drop) for (const key of drop.keys) taken.drop.run(key, drop.startTs, drop.endTs);
+    taken.rows.run();
+    taken.clear.run();
+  }
+
   function writeDirect(args: unknown[]): void {
     runRows(args, insertFor);
     for (const [device, keys] of latestRows(args)) {
@@ -291,6 +324,7 @@ export function createRowWriter(db: Database): RowWriter {
       beforeFold = undefined;
       const ids = rows.keys.map(keyId);
       if (rows.direct) {
+        for (const device of rows.direct.foldFirst) fold({ device });
         writeDirect(argsOf(rows, ids, true));
         return;
       }
@@ -304,36 +338,7 @@ export function createRowWriter(db: Database): RowWriter {
         if (books) books.rows += count;
       });
     },
-    fold(scope, drop) {
-      beforeFold = undefined;
-      if (!('device' in scope)) {
-        if (books && books.rows === logRows.get()) {
-          const rowids = bookedRowids(books);
-          bookedFold.rows.run(rowids.rows);
-          bookedFold.latest.run(rowids.latest);
-        } else {
-          all.rows.run();
-          all.latest.run();
-        }
-        clearLog.run();
-        beforeFold = books;
-        books = emptyBooks();
-        return;
-      }
-      // Every row of the device leaves the log, whoever appended it.
-      if (books) {
-        const d = books.devices.get(scope.device);
-        if (d) {
-          books.rows -= d.rowids.length;
-          books.devices.delete(scope.device);
-        }
-      }
-      for (const statement of take) statement.run(scope.device);
-      taken.latest.run();
-      if (drop) for (const key of drop.keys) taken.drop.run(key, drop.startTs, drop.endTs);
-      taken.rows.run();
-      taken.clear.run();
-    },
+    fold,
     rolledBack() {
       keyIds.clear();
       // A fold of every row rolled back leaves the log as the books knew it before; anything else

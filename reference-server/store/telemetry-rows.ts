@@ -43,8 +43,11 @@ export interface PackedRows {
   keys: string[];
   text: string;
   others: unknown[];
-  /** The rows go straight into the time series rather than to the log (sqlite-telemetry.ts says when). */
-  direct: boolean;
+  /**
+   * Set when the rows go straight into the time series rather than to the log (sqlite-telemetry.ts
+   * says when), after the rows of the devices `foldFirst` in the log are folded.
+   */
+  direct: { foldFirst: number[] } | undefined;
 }
 
 /** The rows gathered on the event loop (sqlite-telemetry.ts), packed as they come. */
@@ -54,7 +57,7 @@ export interface RowBuffer {
   /** A cell is a number or a text (sqlite-values.ts toCell). */
   push(device: number, key: string, ts: number, type: ValueType, cell: unknown): void;
   /** The rows gathered, packed, to go where `direct` says; the buffer starts afresh. */
-  take(direct: boolean): PackedRows;
+  take(direct: PackedRows['direct']): PackedRows;
   clear(): void;
 }
 

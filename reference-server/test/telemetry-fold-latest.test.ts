@@ -31,7 +31,7 @@ function newStoreFile(): string {
   return path;
 }
 
-function packed(rows: Row[], direct: boolean): PackedRows {
+function packed(rows: Row[], direct?: PackedRows['direct']): PackedRows {
   const buffer = createRowBuffer();
   for (const [device, key, ts, value] of rows) buffer.push(device, key, ts, typeof value === 'number' ? 'LONG' : 'STRING', value);
   return buffer.take(direct);
@@ -56,9 +56,9 @@ function connect(path: string) {
   return {
     db,
     writer,
-    append: (rows: Row[]) => inTransaction(() => writer.write(packed(rows, false))),
-    /** Writes the rows straight into the time series, as a batch of a few devices with none in the log goes. */
-    direct: (rows: Row[]) => inTransaction(() => writer.write(packed(rows, true))),
+    append: (rows: Row[]) => inTransaction(() => writer.write(packed(rows))),
+    /** Writes the rows straight into the time series, as a large batch of a few devices goes, after the log's rows of `foldFirst`. */
+    direct: (rows: Row[], foldFirst: number[] = []) => inTransaction(() => writer.write(packed(rows, { foldFirst }))),
     foldAll: () => inTransaction(() => writer.fold({ all: true })),
     foldDevice: (device: number, drop?: FoldDrop) => inTransaction(() => writer.fold({ device }, drop)),
     latest: () =>
@@ -158,7 +158,7 @@ describe('the latest values of a fold of every row', () => {
     buffer.push(1, 'k', 99, 'LONG', 99);
     expect(() =>
       worker.db.transaction(() => {
-        worker.writer.write(buffer.take(false));
+        worker.writer.write(buffer.take(undefined));
         throw new Error('the batch fails');
       })(),
     ).toThrow('the batch fails');
@@ -181,6 +181,18 @@ describe('rows written straight into the time series', () => {
     expect(worker.latest()).toEqual([[1, 'j', 7, 'tie'], [1, 'k', 10, 'c']]);
     expect(worker.series()).toEqual([[1, 'j', 5, 'y'], [1, 'j', 6, 'x'], [1, 'j', 7, 'tie'], [1, 'k', 9, 'older'], [1, 'k', 10, 'c']]);
     expect(worker.db.prepare('SELECT count(*) FROM telemetry_log').pluck().get()).toBe(0);
+  });
+
+  it('come after the rows of their devices waiting in the log, which are folded first', () => {
+    const worker = connect(newStoreFile());
+    worker.append([[1, 'k', 10, 'logged'], [1, 'k', 11, 'newest'], [2, 'k', 1, 'waits']]);
+    worker.direct([[1, 'k', 10, 'later']], [1]);
+    expect(worker.series()).toEqual([[1, 'k', 10, 'later'], [1, 'k', 11, 'newest']]);
+    expect(worker.latest()).toEqual([[1, 'k', 11, 'newest']]);
+    // Device 2's row waits in the log still, and a fold of every row from the books takes it.
+    expect(worker.db.prepare('SELECT count(*) FROM telemetry_log').pluck().get()).toBe(1);
+    worker.foldAll();
+    expect(worker.latest()).toEqual([[1, 'k', 11, 'newest'], [2, 'k', 1, 'waits']]);
   });
 
   it('leave nothing of a device deleted since they were gathered, and keep the other devices\' rows', () => {
@@ -234,7 +246,7 @@ describe('every kind of fold', () => {
     const appendTyped = (writer: RowWriter, device: number, ts: number) => {
       const buffer = createRowBuffer();
       for (const [type, value] of typed) buffer.push(device, type, ts, type, value);
-      writer.write(buffer.take(false));
+      writer.write(buffer.take(undefined));
     };
     const worker = connect(path);
     // Device 1 from the books; then device 2 on its own, and rows a stop left (the SQL fold), of both.
@@ -248,7 +260,7 @@ describe('every kind of fold', () => {
     worker.foldAll();
     const buffer = createRowBuffer();
     for (const [type, value] of typed) buffer.push(2, type, 3, type, value);
-    worker.writer.write(buffer.take(true));
+    worker.writer.write(buffer.take({ foldFirst: [] }));
     worker.db.close();
     opened.splice(0);
     connect(path).foldAll();

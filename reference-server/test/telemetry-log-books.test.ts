@@ -40,12 +40,14 @@ describe('folding the telemetry log on request', () => {
       expect(rowsOf(path, 'telemetry')).toBe(30);
       // Nothing waits: no fold runs.
       expect(await store.foldTelemetryLog()).toEqual({ rows: 30, direct: 0, folds: 1 });
-      // One device with nothing in the log: its rows skip it, and nothing is left to fold.
+      // One device's first batch goes to the log; its second skips it, folding the first's rows first.
       await writeTelemetry(store, devices[1].id, entries(20));
-      expect(await store.foldTelemetryLog()).toEqual({ rows: 33, direct: 3, folds: 1 });
-      expect(rowsOf(path, 'telemetry')).toBe(33);
-      await Promise.all(devices.map((device) => writeTelemetry(store, device.id, entries(30))));
-      expect(await store.foldTelemetryLog()).toEqual({ rows: 48, direct: 3, folds: 2 });
+      await writeTelemetry(store, devices[1].id, entries(21));
+      expect([rowsOf(path, 'telemetry_log'), rowsOf(path, 'telemetry')]).toEqual([0, 36]);
+      // Nothing waits: no fold runs.
+      expect(await store.foldTelemetryLog()).toEqual({ rows: 36, direct: 3, folds: 1 });
+      await Promise.all(devices.map((device) => writeTelemetry(store, device.id, entries(40))));
+      expect(await store.foldTelemetryLog()).toEqual({ rows: 51, direct: 3, folds: 2 });
       expect(rowsOf(path, 'telemetry_log')).toBe(0);
     } finally {
       await store.close();

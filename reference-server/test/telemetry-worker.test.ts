@@ -226,14 +226,32 @@ describe('the telemetry log', () => {
     }
   });
 
-  it('writes a batch of one device with no row in the log straight into the time series, which a read needs no fold for', async () => {
+  it('writes the second batch of one device straight into the time series, its first batch\'s rows folded first', async () => {
     const t = setup(undefined, 4);
     try {
       await t.send([long('a', 1, 1), long('b', 1, 2)]);
-      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([0, 2, 0]);
-      expect(await t.latest()).toEqual([{ key: 'a', ts: 1, value: 1 }, { key: 'b', ts: 1, value: 2 }]);
-      expect(t.folds()).toBe(0);
-      expect(t.writer.books()).toEqual({ rows: 2, direct: 2, folds: 0 });
+      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([2, 0, 0]);
+      await t.send([long('a', 1, 3), long('b', 2, 4)]);
+      expect([t.rows('telemetry_log'), t.rows('telemetry'), t.folds()]).toEqual([0, 3, 0]);
+      expect(await t.latest()).toEqual([{ key: 'a', ts: 1, value: 3 }, { key: 'b', ts: 2, value: 4 }]);
+      expect(t.writer.books()).toEqual({ rows: 4, direct: 2, folds: 0 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('has a read of the device wait while the batch that folds its rows from the log is in flight', async () => {
+    const t = setup(undefined, 4);
+    try {
+      await t.send([long('a', 1, 1)]);
+      const second = t.send([long('a', 2, 2)]);
+      while (t.offloaded.length < 2) await new Promise((resolve) => setImmediate(resolve));
+      // The second batch is with the worker: the first message's row, answered, is in the log still.
+      expect(t.rows('telemetry_log')).toBe(1);
+      const read = t.latest();
+      await second;
+      expect(await read).toEqual([{ key: 'a', ts: 2, value: 2 }]);
+      expect([t.rows('telemetry_log'), t.rows('telemetry')]).toEqual([0, 2]);
     } finally {
       await t.close();
     }

@@ -28,17 +28,15 @@ async function benchReport(options: Partial<Parameters<typeof runBench>[0]>) {
  * The reference server's telemetry rounds (with --baseline, one per round): each wrote three rows a
  * request (the median round's answered requests, and at most those on `connections` in flight at its
  * end besides). A round whose rows all went straight into the time series needed no fold; one that
- * wrote to the log had its folds of the whole log, at least the one after the round. A fleet of up to
- * four devices has every batch go straight in.
+ * wrote to the log had its folds of the whole log, at least the one after the round.
  */
-function expectFoldedRounds(figures: { roundsTelemetryLog: { telemetry: TelemetryLogRounds } }, median: BenchFigures, connections: number, devices: number): void {
+function expectFoldedRounds(figures: { roundsTelemetryLog: { telemetry: TelemetryLogRounds } }, median: BenchFigures, connections: number): void {
   const { rows, direct, folds } = figures.roundsTelemetryLog.telemetry;
   expect([direct.length, folds.length]).toEqual([rows.length, rows.length]);
   for (const [i, written] of rows.entries()) {
     expect(written).toBeGreaterThan(0);
     expect(direct[i]).toBeLessThanOrEqual(written);
     expect(folds[i] > 0).toBe(direct[i] < written);
-    if (devices <= 4) expect(direct[i]).toBe(written);
   }
   const log = median.telemetryLog!;
   expect(log.rows).toBeGreaterThanOrEqual(3 * median.total);
@@ -76,8 +74,8 @@ describe('dhi bench', () => {
     expect(cpu.rounds.baseline).toHaveLength(3);
     for (const value of [...cpu.rounds.reference, ...cpu.rounds.baseline]) expect(value).toBeGreaterThan(0);
     expect(cpu.ratio).toBe(Math.round((cpu.baseline / cpu.reference) * 1000) / 1000);
-    // One device: every round's rows went straight into the time series, and no fold was needed.
-    expectFoldedRounds(report, report.results.telemetry, 4, 1);
+    // Every round's rows reached the time series, those through the log by its folds, counted in its CPU.
+    expectFoldedRounds(report, report.results.telemetry, 4);
     expect(report.baseline.telemetry.telemetryLog).toBeUndefined();
     // The held polls were all open on the server while telemetry was measured.
     expect(report.heldPolls.open).toBe(50);
@@ -153,7 +151,7 @@ describe('dhi bench', () => {
         expect(cpu.baseline).toBe(durable.serverCpuMicrosPerRequest);
         expect(cpu.ratio).toBe(Math.round((cpu.baseline / cpu.reference) * 1000) / 1000);
       }
-      expectFoldedRounds(fleet, fleet.results.telemetry, 4, fleet.devices);
+      expectFoldedRounds(fleet, fleet.results.telemetry, 4);
     }
   }, 120_000);
 
