@@ -19,14 +19,13 @@ export interface BenchFigures {
    * The reference server's includes folding the telemetry the run wrote (bench.ts withServerCpu).
    */
   serverCpuMicrosPerRequest?: number;
-  /** The reference server's telemetry log over the run: the rows the run wrote (of them those straight into the time series), and the folds of the whole log that ran in it or right after it (that CPU is in the run's). */
+  /** The reference server's telemetry log over the run: the rows the run wrote to it, and the folds of the whole log that ran in it or right after it (that CPU is in the run's). */
   telemetryLog?: TelemetryLogBooks;
 }
 
-/** Each round's rows, rows straight into the time series and folds of the reference server's telemetry log (BenchFigures.telemetryLog), in the order run. */
+/** Each round's rows and folds of the reference server's telemetry log (BenchFigures.telemetryLog), in the order run. */
 export interface TelemetryLogRounds {
   rows: number[];
-  direct: number[];
   folds: number[];
 }
 
@@ -59,7 +58,7 @@ export interface FleetFigures {
   roundsRequestsPerSecond?: Record<string, { reference: number[]; baseline: number[]; durable?: number[]; indexed?: number[] }>;
   /** With --devices: the requests each server got from the fleet, unmeasured, before the rounds. */
   warmUpRequests?: Record<string, WarmUp>;
-  /** The operations whose rounds wrote to the reference server's telemetry log: each round's rows, rows straight into the time series and folds (BenchFigures.telemetryLog), in the order run. */
+  /** The operations whose rounds wrote to the reference server's telemetry log: each round's rows and folds (BenchFigures.telemetryLog), in the order run. */
   roundsTelemetryLog?: Record<string, TelemetryLogRounds>;
 }
 
@@ -138,12 +137,11 @@ export function summarise(ops: BenchOp[], runs: Runs, withBaseline: boolean): Fl
   };
 }
 
-/** Each round's books of the reference server's telemetry log, for the operations that wrote to it. */
+/** Each round's rows and folds of the reference server's telemetry log, for the operations that wrote to it. */
 function telemetryLogs(ops: BenchOp[], runs: Runs): Record<string, TelemetryLogRounds> {
   const logs = ops.map((op) => [op, runs[op].reference.map((r) => r.telemetryLog)] as const);
   const wrote = logs.filter(([, rounds]) => rounds.some((log) => log && log.rows > 0));
-  const each = (rounds: readonly (TelemetryLogBooks | undefined)[], field: keyof TelemetryLogBooks) => rounds.map((log) => log?.[field] ?? 0);
-  return Object.fromEntries(wrote.map(([op, rounds]) => [op, { rows: each(rounds, 'rows'), direct: each(rounds, 'direct'), folds: each(rounds, 'folds') }]));
+  return Object.fromEntries(wrote.map(([op, rounds]) => [op, { rows: rounds.map((log) => log?.rows ?? 0), folds: rounds.map((log) => log?.folds ?? 0) }]));
 }
 
 /** The server CPU comparison appended to a baseline's line, when both sides' CPU was measured. */
@@ -166,7 +164,7 @@ export function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: numb
       if (f) console.log(`${indent}| ${name} (${does}) ${f.requestsPerSecond} req/s, p99 ${f.latencyMs.p99} ms, ${median}ratio ${figures[`${side}Ratio`]?.[op]}${cpuText(figures[`${side}ServerCpu`]?.[op])}`);
     }
     const log = figures.roundsTelemetryLog?.[op];
-    if (log) console.log(`${indent}| dhi's server CPU includes folding into its tables the telemetry each round wrote: rows ${log.rows.join(' / ')}, of them straight into the tables (batches of a few devices) ${log.direct.join(' / ')}, folds of the whole log ${log.folds.join(' / ')} (each round's count includes the one just after it, of the rows it left)`);
+    if (log) console.log(`${indent}| dhi's server CPU includes folding into its tables the telemetry each round wrote: rows ${log.rows.join(' / ')}, folds of the whole log ${log.folds.join(' / ')} (each round's count includes the one just after it, of the rows it left)`);
   }
 }
 

@@ -109,7 +109,7 @@ async function withServerCpu(server: BenchServer | undefined, run: () => Promise
   const figures = await run();
   const to = await server.foldTelemetryLog();
   const used = (await server.cpuMicros()) - before;
-  const telemetryLog = from && to ? { rows: to.rows - from.rows, direct: to.direct - from.direct, folds: to.folds - from.folds } : undefined;
+  const telemetryLog = from && to ? { rows: to.rows - from.rows, folds: to.folds - from.folds } : undefined;
   return { ...figures, serverCpuMicrosPerRequest: figures.total > 0 ? round1(used / figures.total) : 0, ...(telemetryLog ? { telemetryLog } : {}) };
 }
 

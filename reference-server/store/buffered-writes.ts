@@ -15,8 +15,6 @@ export interface BufferedWrites<A, S = never, R = unknown> {
   take(): R;
   /** The whole transaction rolled back (what the buffer learnt inside it may be gone). */
   rolledBack(): void;
-  /** The rows flushed or taken since the last call were committed, here or by the offload. */
-  committed(): void;
   /** The scope of a fold to run before the next batch, when one is due. */
   dueFold(): S | undefined;
   /** Whether rows that `scope` covers may wait in the log (a read of it folds first). */
@@ -39,7 +37,6 @@ export const NO_BUFFER: BufferedWrites<never, never, never> = {
     throw new Error('this group commit has no buffered writes');
   },
   rolledBack() {},
-  committed() {},
   dueFold: () => undefined,
   needsFold: () => false,
   covering: (scopes) => scopes[0],

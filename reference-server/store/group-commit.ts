@@ -177,7 +177,6 @@ export function createGroupCommit<B = never, S = never, R = never>(
       }
       buffer.flush();
       commit.run();
-      buffer.committed();
       outages.committed();
     } catch (error) {
       if (db.inTransaction) rollback.run();
@@ -214,10 +213,7 @@ export function createGroupCommit<B = never, S = never, R = never>(
     const batch = offloaded!;
     offloaded = undefined;
     if (error) failAll(batch, error);
-    else {
-      buffer.committed();
-      outages.committed();
-    }
+    else outages.committed();
     answer(batch);
     if (closed) return finishClose();
     // The next batch (or fold) runs after the answers above are sent (they are microtasks of this

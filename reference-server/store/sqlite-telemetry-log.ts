@@ -1,9 +1,7 @@
 // The telemetry ingest log's SQL (sqlite-telemetry.ts says why there is a log), the same on the
 // store's connection and the telemetry worker's: rows appended in batches at the end of a rowid table,
 // and folds that move them into the time-series tables (telemetry, telemetry_latest). The rows come
-// packed (telemetry-rows.ts), which is how a batch crosses to the worker. A batch of a few devices with
-// many rows each goes straight into the tables instead (PackedRows.direct), as a fold of it would, after
-// those devices' rows in the log are folded.
+// packed (telemetry-rows.ts), which is how a batch crosses to the worker.
 //
 // A fold gives what writing the messages one by one in log order gives: of equal (device, key, ts)
 // the later row stays; a key's latest value is its greatest ts, the later message on a tie, unless
@@ -26,7 +24,7 @@
 // fold then sorts and groups the log in SQL as before. (Rows appended and rows folded by another
 // connection between two folds could cancel out; the store's connection appends only once the worker
 // has gone, or in a TTL write that folds the device in the same savepoint.)
-import type { Database, RunResult, Statement } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { CELL_KIND, NUMS, TEXT_CELL, TYPES, type PackedRows } from './telemetry-rows.js';
 
 /** Rows per statement; longer runs take several (SQLite allows 32,766 parameters). */
@@ -50,11 +48,7 @@ export interface FoldDrop {
 
 /** Writes gathered rows to the log and folds it, inside the caller's transaction, on one connection. */
 export interface RowWriter {
-  /**
-   * Appends packed rows (telemetry-rows.ts) to the log, the key texts replaced by their ids; or, when
-   * they are `direct`, folds the rows of its `foldFirst` devices and writes them into the time-series
-   * tables, those of a device deleted meanwhile left out.
-   */
+  /** Appends packed rows (telemetry-rows.ts) to the log, the key texts replaced by their ids. */
   write(rows: PackedRows): void;
   /**
    * Moves the rows of `scope` out of the log into the time-series tables; of one device's, the rows
@@ -86,59 +80,6 @@ function foldRows(db: Database, source: string): Statement {
 /** How a fold's latest values go into telemetry_latest: a key's value moves only to a ts as late or later. */
 const UPSERT_LATEST = `ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
   WHERE excluded.ts >= telemetry_latest.ts`;
-
-/** Arguments a row: device, key id, ts, type, value. */
-const ARGS = 5;
-
-/**
- * The rows' arguments, ARGS a row, the key texts replaced by their `ids`: the type as its code for
- * the log, as its name for the time series.
- */
-function argsOf({ nums, text, others }: PackedRows, ids: number[], typeName: boolean): unknown[] {
-  const args: unknown[] = [];
-  let at = 0;
-  for (let n = 0; n < nums.length; n += NUMS) {
-    const code = nums[n + 2];
-    const cell = nums[n + 3];
-    const kind = code & CELL_KIND;
-    const value = kind === 0 ? cell : kind === TEXT_CELL ? text.slice(at, (at += cell)) : others[cell];
-    const type = code & ~CELL_KIND;
-    args.push(nums[n], ids[nums[n + 4]], nums[n + 1], typeName ? TYPES[type] : type, value);
-  }
-  return args;
-}
-
-/**
- * Runs `statementFor(rows)` on each run of up to MAX_ROWS rows of `args`, told each run's first row
- * and what it returned. The values go as arguments, not as one array: better-sqlite3 reads an array's
- * elements through V8's generic property lookup, which cost a third of the append (0.8 -> 0.57 µs a
- * 3-row message).
- */
-function runRows(args: unknown[], statementFor: (rows: number) => Statement, ran?: (first: number, rows: number, result: RunResult) => void): void {
-  const all = args.length / ARGS;
-  for (let first = 0; first < all; first += MAX_ROWS) {
-    const rows = Math.min(MAX_ROWS, all - first);
-    const run = rows === all ? args : args.slice(first * ARGS, (first + rows) * ARGS);
-    const result = statementFor(rows).run(...run);
-    ran?.(first, rows, result);
-  }
-}
-
-/**
- * Of each (device, key) of `args`, the first argument of its row of greatest ts (the later on a tie),
- * by device: the latest values the rows leave.
- */
-function latestRows(args: unknown[]): Map<number, Map<number, number>> {
-  const devices = new Map<number, Map<number, number>>();
-  for (let a = 0; a < args.length; a += ARGS) {
-    const device = args[a] as number;
-    let keys = devices.get(device);
-    if (keys === undefined) devices.set(device, (keys = new Map()));
-    const at = keys.get(args[a + 1] as number);
-    if (at === undefined || (args[a + 2] as number) >= (args[at + 2] as number)) keys.set(args[a + 1] as number, a);
-  }
-  return devices;
-}
 
 /**
  * The rows this writer appended of one device that are in the log (their rowids, in log order), and
@@ -209,16 +150,6 @@ export function createRowWriter(db: Database): RowWriter {
     rows: foldRows(db, 'temp.telemetry_fold'),
     clear: db.prepare('DELETE FROM temp.telemetry_fold'),
   };
-  // Rows straight into the time series (the later of equal (device, key, ts) replaces the earlier), and
-  // their latest values; a device deleted since its rows were gathered keeps none.
-  const inserts: Statement[] = [];
-  const insertFor = (rows: number) => (inserts[rows] ??= db.prepare(`INSERT OR REPLACE INTO telemetry (device, key, ts, type, value)
-    VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`));
-  const direct = {
-    latest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value) VALUES (?, ?, ?, ?, ?) ${UPSERT_LATEST}`),
-    exists: db.prepare('SELECT 1 FROM devices WHERE num = ?').pluck(),
-    gone: [db.prepare('DELETE FROM telemetry WHERE device = ?'), db.prepare('DELETE FROM telemetry_latest WHERE device = ?')],
-  };
   const addKey = db.prepare('INSERT INTO telemetry_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING');
   const keyIdOf = db.prepare(`SELECT ${KEY_ID('?')}`).pluck();
   const keyIds = new Map<string, number>();
@@ -267,48 +198,6 @@ export function createRowWriter(db: Database): RowWriter {
     return { rows: `[${rows.slice(1)}]`, latest: `[${latest.slice(1)}]` };
   }
 
-  function fold(scope: FoldScope, drop?: FoldDrop): void {
-    beforeFold = undefined;
-    if (!('device' in scope)) {
-      if (books && books.rows === logRows.get()) {
-        const rowids = bookedRowids(books);
-        bookedFold.rows.run(rowids.rows);
-        bookedFold.latest.run(rowids.latest);
-      } else {
-        all.rows.run();
-        all.latest.run();
-      }
-      clearLog.run();
-      beforeFold = books;
-      books = emptyBooks();
-      return;
-    }
-    // Every row of the device leaves the log, whoever appended it.
-    if (books) {
-      const d = books.devices.get(scope.device);
-      if (d) {
-        books.rows -= d.rowids.length;
-        books.devices.delete(scope.device);
-      }
-    }
-    for (const statement of take) statement.run(scope.device);
-    taken.latest.run();
-    if (drop) for (const key of drop.keys) taken.drop.run(key, drop.startTs, drop.endTs);
-    taken.rows.run();
-    taken.clear.run();
-  }
-
-  function writeDirect(args: unknown[]): void {
-    runRows(args, insertFor);
-    for (const [device, keys] of latestRows(args)) {
-      if (direct.exists.get(device) === undefined) {
-        for (const statement of direct.gone) statement.run(device);
-        continue;
-      }
-      for (const a of keys.values()) direct.latest.run(device, args[a + 1], args[a + 2], args[a + 3], args[a + 4]);
-    }
-  }
-
   function keyId(key: string): number {
     let id = keyIds.get(key);
     if (id !== undefined) return id;
@@ -320,25 +209,62 @@ export function createRowWriter(db: Database): RowWriter {
   }
 
   return {
-    write(rows) {
+    write({ nums, keys, text, others }) {
       beforeFold = undefined;
-      const ids = rows.keys.map(keyId);
-      if (rows.direct) {
-        for (const device of rows.direct.foldFirst) fold({ device });
-        writeDirect(argsOf(rows, ids, true));
+      const ids = keys.map(keyId);
+      let at = 0;
+      for (let start = 0; start < nums.length; start += MAX_ROWS * NUMS) {
+        const count = Math.min(MAX_ROWS, (nums.length - start) / NUMS);
+        const args: unknown[] = [];
+        for (let n = start; n < start + count * NUMS; n += NUMS) {
+          const code = nums[n + 2];
+          const cell = nums[n + 3];
+          const key = ids[nums[n + 4]];
+          const kind = code & CELL_KIND;
+          const value = kind === 0 ? cell : kind === TEXT_CELL ? text.slice(at, (at += cell)) : others[cell];
+          args.push(nums[n], key, nums[n + 1], code & ~CELL_KIND, value);
+        }
+        // The values go as arguments, not as one array: better-sqlite3 reads an array's elements through
+        // V8's generic property lookup, which cost a third of the append (0.8 -> 0.57 µs a 3-row message).
+        const { lastInsertRowid } = appendFor(count).run(...args);
+        if (!books) continue;
+        // Each row took the rowid after the greatest in the table, so the statement's rows have the
+        // `count` rowids up to its last. Five arguments a row: device, key, ts, type, value.
+        const first = Number(lastInsertRowid) - count + 1;
+        for (let i = 0, a = 0; i < count && books; i++, a += 5) book(args[a] as number, args[a + 1] as number, args[a + 2] as number, first + i);
+        if (books) books.rows += count;
+      }
+    },
+    fold(scope, drop) {
+      beforeFold = undefined;
+      if (!('device' in scope)) {
+        if (books && books.rows === logRows.get()) {
+          const rowids = bookedRowids(books);
+          bookedFold.rows.run(rowids.rows);
+          bookedFold.latest.run(rowids.latest);
+        } else {
+          all.rows.run();
+          all.latest.run();
+        }
+        clearLog.run();
+        beforeFold = books;
+        books = emptyBooks();
         return;
       }
-      const args = argsOf(rows, ids, false);
-      runRows(args, appendFor, (first, count, { lastInsertRowid }) => {
-        if (!books) return;
-        // Each row took the rowid after the greatest in the table, so the statement's rows have the
-        // `count` rowids up to its last.
-        const firstRowid = Number(lastInsertRowid) - count + 1;
-        for (let i = 0, a = first * ARGS; i < count && books; i++, a += ARGS) book(args[a] as number, args[a + 1] as number, args[a + 2] as number, firstRowid + i);
-        if (books) books.rows += count;
-      });
+      // Every row of the device leaves the log, whoever appended it.
+      if (books) {
+        const d = books.devices.get(scope.device);
+        if (d) {
+          books.rows -= d.rowids.length;
+          books.devices.delete(scope.device);
+        }
+      }
+      for (const statement of take) statement.run(scope.device);
+      taken.latest.run();
+      if (drop) for (const key of drop.keys) taken.drop.run(key, drop.startTs, drop.endTs);
+      taken.rows.run();
+      taken.clear.run();
     },
-    fold,
     rolledBack() {
       keyIds.clear();
       // A fold of every row rolled back leaves the log as the books knew it before; anything else

@@ -12,16 +12,6 @@
 // Appended, a batch dirties a page or two; a fold dirties a device's page once for all the rows it
 // takes of it.
 //
-// A batch of a few devices that were all in the batch before it (one device under load: every batch
-// is of that device) goes straight into the tables instead: it dirties the last page of each of its
-// keys' series, the pages the batch before dirtied, and needs no fold afterwards, which for such a
-// batch is work the log does not save. A batch of other devices goes to the log: straight in, 1,000
-// devices on 4 connections (each batch of other devices) took 254-258 µs a request instead of 149-160,
-// a page of each key of each device a commit; and a rule of 32 rows a device instead kept one device's
-// smaller batches in the log (reference-server/README.md, session 47). If the batch's devices have rows
-// waiting in a small log (their first batch went there), those rows are folded first, in the batch's
-// transaction, so that its rows come after them as they would in the log.
-//
 // Once enough rows wait (foldRowsFor) the whole log is folded, and a read folds first what it reads
 // (the device, or every device for reads across them): group-commit.ts read, and the store's deletes
 // and writes with a TTL of their own, so that a read sees every acknowledged message and a delete or a
@@ -49,11 +39,6 @@ const FOLD_ROWS = { perDevice: 600, min: 60_000, max: 200_000 };
 /** The rows to gather before the next fold of every row, when rows of `devices` devices wait. */
 const foldRowsFor = (devices: number) => Math.min(FOLD_ROWS.max, Math.max(FOLD_ROWS.min, FOLD_ROWS.perDevice * devices));
 
-/** Devices a batch may hold and still go straight into the time series (each of them in the batch before). */
-const DIRECT_DEVICES = 4;
-/** Rows gathered since the last fold of every row up to which a batch has its devices' rows folded first (two passes over the log). */
-const SMALL_LOG = 1_000;
-
 export interface TelemetryMessage {
   deviceId: string;
   entries: KvEntry[];
@@ -79,19 +64,12 @@ export interface TelemetryWriter extends BufferedWrites<TelemetryMessage, FoldSc
   books(): TelemetryLogBooks;
 }
 
-/** Tests of the log take other limits. */
-export interface TelemetryWriterLimits {
-  /** Rows gathered between two automatic folds, by the number of devices with rows in the log (foldRowsFor). */
-  foldRows?: (devices: number) => number;
-  /** Devices a batch may hold and still go straight into the time series (DIRECT_DEVICES; 0: never). */
-  directDevices?: number;
-}
-
 /**
- * The books start from what the log holds (rows a stop or a crash left there), so that reads fold
- * them first.
+ * `foldRows`: rows gathered between two automatic folds, by the number of devices with rows in the log
+ * (foldRowsFor; tests take fewer). The books start from what the log holds (rows a stop or a crash
+ * left there), so that reads fold them first.
  */
-export function createTelemetryWriter(db: Database, { foldRows = foldRowsFor, directDevices = DIRECT_DEVICES }: TelemetryWriterLimits = {}): TelemetryWriter {
+export function createTelemetryWriter(db: Database, foldRows: (devices: number) => number = foldRowsFor): TelemetryWriter {
   // NULL for a device that does not exist.
   const numOf = db.prepare(`SELECT ${DEVICE_NUM('?')}`).pluck();
   // A device keeps its number for life, and an id (a UUID) is never reused.
@@ -100,47 +78,11 @@ export function createTelemetryWriter(db: Database, { foldRows = foldRowsFor, di
   const rows = createRowBuffer();
   /** Rows gathered since the last fold of every row (or its failure). */
   let sinceFold = db.prepare('SELECT count(*) FROM telemetry_log').pluck().get() as number;
-  /** Since the writer was made: rows gathered (of them `direct` not through the log), and folds of every row committed. */
+  /** Since the writer was made: rows gathered, and folds of every row committed. */
   let gathered = 0;
-  let direct = 0;
   let folds = 0;
   /** The devices whose rows may wait in the log. */
   const waiting = new Set(db.prepare('SELECT DISTINCT device FROM telemetry_log').pluck().all() as number[]);
-  /** A batch's devices as it starts: none yet, or undefined when every batch goes to the log. */
-  const noDevices = (): number[] | undefined => (directDevices > 0 ? [] : undefined);
-  /** The devices of the rows gathered, while they are few enough to go straight into the time series; else undefined. */
-  let batchDevices = noDevices();
-  /** The devices of the batch before, when they were few enough (else none). */
-  let lastDevices: number[] = [];
-  /**
-   * Devices whose rows in the log the batch in hand folds first: in `waiting` until it is committed
-   * (a read meanwhile waits for it, and folds them again, which finds nothing).
-   */
-  let foldedFirst: number[] = [];
-
-  /** The rows gathered go to the log: their devices' rows wait there from now on. */
-  function toLog(): void {
-    for (const device of batchDevices!) waiting.add(device);
-    batchDevices = undefined;
-  }
-
-  /** The rows gathered, packed, and where they go. */
-  function takeRows(): PackedRows {
-    const count = rows.length;
-    const devices = batchDevices;
-    const again = devices !== undefined && devices.every((device) => lastDevices.includes(device));
-    lastDevices = devices ?? [];
-    const foldFirst = again ? devices.filter((device) => waiting.has(device)) : [];
-    const straight = again && (foldFirst.length === 0 || sinceFold <= SMALL_LOG);
-    foldedFirst = straight ? foldFirst : [];
-    if (straight) direct += count;
-    else {
-      if (devices) toLog();
-      sinceFold += count;
-    }
-    batchDevices = noDevices();
-    return rows.take(straight ? { foldFirst } : undefined);
-  }
 
   function deviceNum(deviceId: string): number {
     const known = deviceNums.get(deviceId);
@@ -162,18 +104,15 @@ export function createTelemetryWriter(db: Database, { foldRows = foldRowsFor, di
       // message alone, rather than in the flush, which would fail the whole transaction.
       for (const e of entries) if (typeof e.ts !== 'number' || Number.isNaN(e.ts)) throw new TypeError(`telemetry ts ${e.ts} is not a number`);
       for (const e of entries) rows.push(device, e.key, e.ts, e.type, toCell(e));
+      waiting.add(device);
+      sinceFold += entries.length;
       gathered += entries.length;
-      if (batchDevices && !batchDevices.includes(device)) {
-        if (batchDevices.length === directDevices) toLog();
-        else batchDevices.push(device);
-      }
-      if (!batchDevices) waiting.add(device);
     },
     flush() {
       if (rows.length === 0) return;
-      writer.write(takeRows());
+      writer.write(rows.take());
     },
-    take: takeRows,
+    take: () => rows.take(),
     dueFold: () => (sinceFold >= foldRows(waiting.size) ? ALL : undefined),
     foldScope: (scope) => (scope === null ? ALL : deviceScope(scope)),
     needsFold: (scope) => ('device' in scope ? waiting.has(scope.device) : waiting.size > 0),
@@ -195,18 +134,12 @@ export function createTelemetryWriter(db: Database, { foldRows = foldRowsFor, di
     // read of the device folds again, which finds nothing.
     settle: (deviceId, drop) => writer.fold(deviceScope(deviceId), drop),
     forgetDevice: (deviceId) => deviceNums.delete(deviceId),
-    books: () => ({ rows: gathered, direct, folds }),
-    committed() {
-      for (const device of foldedFirst) waiting.delete(device);
-      foldedFirst = [];
-    },
+    books: () => ({ rows: gathered, folds }),
     rolledBack() {
       // Device numbers learnt inside the transaction may be gone, and key ids (sqlite-telemetry-log.ts).
       deviceNums.clear();
       writer.rolledBack();
       rows.clear();
-      batchDevices = noDevices();
-      foldedFirst = [];
     },
   };
 }

@@ -43,11 +43,6 @@ export interface PackedRows {
   keys: string[];
   text: string;
   others: unknown[];
-  /**
-   * Set when the rows go straight into the time series rather than to the log (sqlite-telemetry.ts
-   * says when), after the rows of the devices `foldFirst` in the log are folded.
-   */
-  direct: { foldFirst: number[] } | undefined;
 }
 
 /** The rows gathered on the event loop (sqlite-telemetry.ts), packed as they come. */
@@ -56,8 +51,8 @@ export interface RowBuffer {
   readonly length: number;
   /** A cell is a number or a text (sqlite-values.ts toCell). */
   push(device: number, key: string, ts: number, type: ValueType, cell: unknown): void;
-  /** The rows gathered, packed, to go where `direct` says; the buffer starts afresh. */
-  take(direct: PackedRows['direct']): PackedRows;
+  /** The rows gathered, packed; the buffer starts afresh. */
+  take(): PackedRows;
   clear(): void;
 }
 
@@ -106,8 +101,8 @@ export function createRowBuffer(): RowBuffer {
       }
       used += NUMS;
     },
-    take(direct) {
-      const packed = { nums: nums.slice(0, used), keys, text, others, direct };
+    take() {
+      const packed = { nums: nums.slice(0, used), keys, text, others };
       clear();
       return packed;
     },

@@ -312,10 +312,8 @@ export interface TelemetryDelete {
 
 /** The telemetry ingest log's books since the store opened (Store.foldTelemetryLog). */
 export interface TelemetryLogBooks {
-  /** Rows gathered: one per key of each telemetry write. */
+  /** Rows gathered into the log: one per key of each telemetry write. */
   rows: number;
-  /** Of those, rows written straight into the time series: a batch of a few devices with no row in the log skips it. */
-  direct: number;
   /** Folds of the whole log into the time series: those due after enough rows, and those asked for. */
   folds: number;
 }

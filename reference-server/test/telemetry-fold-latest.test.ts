@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../store/sqlite-connection.js';
 import { migrate } from '../store/sqlite-schema.js';
 import { createRowWriter, type FoldDrop, type RowWriter } from '../store/sqlite-telemetry-log.js';
-import { createRowBuffer, type PackedRows } from '../store/telemetry-rows.js';
+import { createRowBuffer } from '../store/telemetry-rows.js';
 import type { ValueType } from '../store/types.js';
 import { tempDir } from './helpers.js';
 
@@ -31,12 +31,6 @@ function newStoreFile(): string {
   return path;
 }
 
-function packed(rows: Row[], direct?: PackedRows['direct']): PackedRows {
-  const buffer = createRowBuffer();
-  for (const [device, key, ts, value] of rows) buffer.push(device, key, ts, typeof value === 'number' ? 'LONG' : 'STRING', value);
-  return buffer.take(direct);
-}
-
 /** A connection to the file and its row writer, each call of its helpers a transaction of its own. */
 function connect(path: string) {
   const db = openDatabase(path);
@@ -56,9 +50,11 @@ function connect(path: string) {
   return {
     db,
     writer,
-    append: (rows: Row[]) => inTransaction(() => writer.write(packed(rows))),
-    /** Writes the rows straight into the time series, as a large batch of a few devices goes, after the log's rows of `foldFirst`. */
-    direct: (rows: Row[], foldFirst: number[] = []) => inTransaction(() => writer.write(packed(rows, { foldFirst }))),
+    append(rows: Row[]) {
+      const buffer = createRowBuffer();
+      for (const [device, key, ts, value] of rows) buffer.push(device, key, ts, typeof value === 'number' ? 'LONG' : 'STRING', value);
+      inTransaction(() => writer.write(buffer.take()));
+    },
     foldAll: () => inTransaction(() => writer.fold({ all: true })),
     foldDevice: (device: number, drop?: FoldDrop) => inTransaction(() => writer.fold({ device }, drop)),
     latest: () =>
@@ -158,7 +154,7 @@ describe('the latest values of a fold of every row', () => {
     buffer.push(1, 'k', 99, 'LONG', 99);
     expect(() =>
       worker.db.transaction(() => {
-        worker.writer.write(buffer.take(undefined));
+        worker.writer.write(buffer.take());
         throw new Error('the batch fails');
       })(),
     ).toThrow('the batch fails');
@@ -166,54 +162,6 @@ describe('the latest values of a fold of every row', () => {
     worker.append([[1, 'k', 11, 'b'], [2, 'j', 1, 'b']]);
     worker.foldAll();
     expect(worker.latest()).toEqual([[1, 'k', 11, 'b'], [2, 'j', 1, 'b'], [2, 'k', 10, 'a']]);
-  });
-});
-
-describe('rows written straight into the time series', () => {
-  it('leave what the log and its folds would: the later of equal ts, the greatest ts, a newer stored value kept', () => {
-    const worker = connect(newStoreFile());
-    worker.direct([[1, 'k', 10, 'a'], [1, 'k', 10, 'b'], [1, 'j', 6, 'x'], [1, 'j', 5, 'y']]);
-    expect(worker.latest()).toEqual([[1, 'j', 6, 'x'], [1, 'k', 10, 'b']]);
-    // Rows from the log folded after them, then straight again, older than what is stored.
-    worker.append([[1, 'k', 10, 'c'], [1, 'j', 7, 'z']]);
-    worker.foldAll();
-    worker.direct([[1, 'k', 9, 'older'], [1, 'j', 7, 'tie']]);
-    expect(worker.latest()).toEqual([[1, 'j', 7, 'tie'], [1, 'k', 10, 'c']]);
-    expect(worker.series()).toEqual([[1, 'j', 5, 'y'], [1, 'j', 6, 'x'], [1, 'j', 7, 'tie'], [1, 'k', 9, 'older'], [1, 'k', 10, 'c']]);
-    expect(worker.db.prepare('SELECT count(*) FROM telemetry_log').pluck().get()).toBe(0);
-  });
-
-  it('come after the rows of their devices waiting in the log, which are folded first', () => {
-    const worker = connect(newStoreFile());
-    worker.append([[1, 'k', 10, 'logged'], [1, 'k', 11, 'newest'], [2, 'k', 1, 'waits']]);
-    worker.direct([[1, 'k', 10, 'later']], [1]);
-    expect(worker.series()).toEqual([[1, 'k', 10, 'later'], [1, 'k', 11, 'newest']]);
-    expect(worker.latest()).toEqual([[1, 'k', 11, 'newest']]);
-    // Device 2's row waits in the log still, and a fold of every row from the books takes it.
-    expect(worker.db.prepare('SELECT count(*) FROM telemetry_log').pluck().get()).toBe(1);
-    worker.foldAll();
-    expect(worker.latest()).toEqual([[1, 'k', 11, 'newest'], [2, 'k', 1, 'waits']]);
-  });
-
-  it('leave nothing of a device deleted since they were gathered, and keep the other devices\' rows', () => {
-    const path = newStoreFile();
-    const worker = connect(path);
-    connect(path).db.exec("DELETE FROM devices WHERE id = 'd1'");
-    worker.direct([[1, 'k', 1, 'gone'], [2, 'k', 1, 'kept']]);
-    expect(worker.latest()).toEqual([[2, 'k', 1, 'kept']]);
-    expect(worker.series()).toEqual([[2, 'k', 1, 'kept']]);
-  });
-
-  it('take more rows than one statement holds, the later of equal (device, key, ts) staying', () => {
-    const worker = connect(newStoreFile());
-    const rows: Row[] = Array.from({ length: 150 }, (_, i) => [1 + (i % 2), 'k', i % 70, i]);
-    worker.direct(rows);
-    // Of equal (device, ts) the last row; each device's latest is its row at the greatest ts.
-    const last = new Map(rows.map((row) => [`${row[0]} ${row[2]}`, row]));
-    const series = [...last.values()].sort((a, b) => a[0] - b[0] || a[2] - b[2]);
-    expect(worker.series()).toEqual(series);
-    expect(worker.latest()).toEqual([1, 2].map((device) => series.filter((row) => row[0] === device).at(-1)));
-    expect(worker.latest()).toEqual([[1, 'k', 68, 138], [2, 'k', 69, 139]]);
   });
 });
 
@@ -240,13 +188,13 @@ describe('a fold of every row from the books', () => {
 });
 
 describe('every kind of fold', () => {
-  it('gives each row and latest value the type it was written with (the log keeps its code), as a write straight into the time series does', () => {
+  it('gives each row and latest value the type it was written with (the log keeps its code)', () => {
     const typed: [ValueType, number | string][] = [['BOOLEAN', 1], ['LONG', 7], ['DOUBLE', 1.5], ['STRING', 's'], ['JSON', '{"a":1}']];
     const path = newStoreFile();
     const appendTyped = (writer: RowWriter, device: number, ts: number) => {
       const buffer = createRowBuffer();
       for (const [type, value] of typed) buffer.push(device, type, ts, type, value);
-      writer.write(buffer.take(undefined));
+      writer.write(buffer.take());
     };
     const worker = connect(path);
     // Device 1 from the books; then device 2 on its own, and rows a stop left (the SQL fold), of both.
@@ -256,11 +204,6 @@ describe('every kind of fold', () => {
     worker.foldDevice(2);
     appendTyped(worker.writer, 1, 2);
     appendTyped(worker.writer, 2, 2);
-    // And straight into the time series, of device 2.
-    worker.foldAll();
-    const buffer = createRowBuffer();
-    for (const [type, value] of typed) buffer.push(2, type, 3, type, value);
-    worker.writer.write(buffer.take({ foldFirst: [] }));
     worker.db.close();
     opened.splice(0);
     connect(path).foldAll();
@@ -269,7 +212,7 @@ describe('every kind of fold', () => {
       reader.db.prepare(`SELECT t.device, k.key, t.ts, t.type, t.value FROM ${table} t JOIN telemetry_keys k ON k.id = t.key ORDER BY 1, 3, 2`).raw().all();
     const rows = (device: number, ts: number) =>
       typed.map(([type, value]) => [device, type, ts, type, value]).sort((a, b) => String(a[1]).localeCompare(String(b[1])));
-    expect(types('telemetry')).toEqual([...rows(1, 1), ...rows(1, 2), ...rows(2, 1), ...rows(2, 2), ...rows(2, 3)]);
-    expect(types('telemetry_latest')).toEqual([...rows(1, 2), ...rows(2, 3)]);
+    expect(types('telemetry')).toEqual([...rows(1, 1), ...rows(1, 2), ...rows(2, 1), ...rows(2, 2)]);
+    expect(types('telemetry_latest')).toEqual([...rows(1, 2), ...rows(2, 2)]);
   });
 });

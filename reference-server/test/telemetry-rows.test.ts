@@ -20,7 +20,7 @@ function logged(rows: Row[]): unknown[][] {
   for (const row of rows) buffer.push(...row);
   expect(buffer.length).toBe(rows.length);
   // As the worker gets it: a structured clone of the packed rows.
-  const packed = structuredClone(buffer.take(undefined));
+  const packed = structuredClone(buffer.take());
   expect(buffer.length).toBe(0);
   createRowWriter(db).write(packed);
   const appended = db
@@ -59,7 +59,7 @@ describe('packed telemetry rows', () => {
     buffer.push(1, 'gone', 1, 'LONG', 1);
     buffer.clear();
     buffer.push(2, 'kept', 2, 'STRING', 'x');
-    const packed: PackedRows = buffer.take(undefined);
+    const packed: PackedRows = buffer.take();
     expect(packed.nums.length / 5).toBe(1);
     expect(packed.keys).toEqual(['kept']);
     expect(packed.text).toBe('x');
@@ -69,10 +69,10 @@ describe('packed telemetry rows', () => {
   it('carry each key of a batch once, and start the keys afresh with the next batch', () => {
     const buffer = createRowBuffer();
     for (const key of ['a', 'b', 'a', 'c', 'b']) buffer.push(1, key, 1, 'LONG', 1);
-    const first = buffer.take(undefined);
+    const first = buffer.take();
     expect(first.keys).toEqual(['a', 'b', 'c']);
     expect(Array.from({ length: 5 }, (_, i) => first.nums[i * 5 + 4])).toEqual([0, 1, 0, 2, 1]);
     buffer.push(1, 'c', 1, 'LONG', 1);
-    expect(buffer.take(undefined).keys).toEqual(['c']);
+    expect(buffer.take().keys).toEqual(['c']);
   });
 });

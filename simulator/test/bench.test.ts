@@ -26,17 +26,15 @@ async function benchReport(options: Partial<Parameters<typeof runBench>[0]>) {
 
 /**
  * The reference server's telemetry rounds (with --baseline, one per round): each wrote three rows a
- * request (the median round's answered requests, and at most those on `connections` in flight at its
- * end besides). A round whose rows all went straight into the time series needed no fold; one that
- * wrote to the log had its folds of the whole log, at least the one after the round.
+ * request to the log (the median round's answered requests, and at most those on `connections` in
+ * flight at its end besides), and its folds of the whole log ran, at least the one after the round.
  */
 function expectFoldedRounds(figures: { roundsTelemetryLog: { telemetry: TelemetryLogRounds } }, median: BenchFigures, connections: number): void {
-  const { rows, direct, folds } = figures.roundsTelemetryLog.telemetry;
-  expect([direct.length, folds.length]).toEqual([rows.length, rows.length]);
+  const { rows, folds } = figures.roundsTelemetryLog.telemetry;
+  expect(rows).toHaveLength(folds.length);
   for (const [i, written] of rows.entries()) {
     expect(written).toBeGreaterThan(0);
-    expect(direct[i]).toBeLessThanOrEqual(written);
-    expect(folds[i] > 0).toBe(direct[i] < written);
+    expect(folds[i]).toBeGreaterThanOrEqual(1);
   }
   const log = median.telemetryLog!;
   expect(log.rows).toBeGreaterThanOrEqual(3 * median.total);
@@ -74,7 +72,7 @@ describe('dhi bench', () => {
     expect(cpu.rounds.baseline).toHaveLength(3);
     for (const value of [...cpu.rounds.reference, ...cpu.rounds.baseline]) expect(value).toBeGreaterThan(0);
     expect(cpu.ratio).toBe(Math.round((cpu.baseline / cpu.reference) * 1000) / 1000);
-    // Every round's rows reached the time series, those through the log by its folds, counted in its CPU.
+    // Every round of the reference server folded what it wrote into the time series, counted in its CPU.
     expectFoldedRounds(report, report.results.telemetry, 4);
     expect(report.baseline.telemetry.telemetryLog).toBeUndefined();
     // The held polls were all open on the server while telemetry was measured.
