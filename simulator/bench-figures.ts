@@ -168,6 +168,55 @@ export function printFigures(ops: BenchOp[], figures: FleetFigures, rounds: numb
   }
 }
 
+/**
+ * With --devices of two sizes or more, per operation: how far apart the fleet sizes are, as the share
+ * the slowest (or dearest) falls short of the fastest (cheapest); beside it that of the bare route,
+ * whose fleets all cost the same, so that its spread is the machine's own.
+ */
+export interface FleetSpread {
+  slowest: { devices: number; requestsPerSecond: number };
+  fastest: { devices: number; requestsPerSecond: number };
+  spread: number;
+  /** Server CPU per request (the median rounds'), dearest against cheapest. */
+  cpu?: { dearest: { devices: number; micros: number }; cheapest: { devices: number; micros: number }; spread: number };
+  baselineSpread?: number;
+}
+
+const shortfall = (low: number, high: number) => round3(1 - low / Math.max(high, 0.1));
+
+export function fleetSpread(ops: BenchOp[], fleets: { devices: number; figures: FleetFigures }[]): Record<string, FleetSpread> | undefined {
+  if (fleets.length < 2) return undefined;
+  const byRate = (op: string) => fleets.map(({ devices, figures }) => ({ devices, requestsPerSecond: figures.results[op].requestsPerSecond }))
+    .sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  const out: Record<string, FleetSpread> = {};
+  for (const op of ops) {
+    const rates = byRate(op);
+    const [slowest, fastest] = [rates[0], rates[rates.length - 1]];
+    const spread: FleetSpread = { slowest, fastest, spread: shortfall(slowest.requestsPerSecond, fastest.requestsPerSecond) };
+    const cpu = fleets.map(({ devices, figures }) => ({ devices, micros: figures.serverCpu?.[op]?.reference ?? figures.results[op].serverCpuMicrosPerRequest }));
+    if (cpu.every((c) => c.micros !== undefined)) {
+      const sorted = (cpu as { devices: number; micros: number }[]).sort((a, b) => a.micros - b.micros);
+      const [cheapest, dearest] = [sorted[0], sorted[sorted.length - 1]];
+      spread.cpu = { dearest, cheapest, spread: shortfall(cheapest.micros, dearest.micros) };
+    }
+    const bare = fleets.map(({ figures }) => figures.baseline?.[op]?.requestsPerSecond);
+    if (bare.every((rate) => rate !== undefined)) spread.baselineSpread = shortfall(Math.min(...(bare as number[])), Math.max(...(bare as number[])));
+    out[op] = spread;
+  }
+  return out;
+}
+
+const fleetName = (devices: number) => `${devices} ${devices === 1 ? 'device' : 'devices'}`;
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+export function printFleetSpread(spreads: Record<string, FleetSpread>): void {
+  for (const [op, { slowest, fastest, spread, cpu, baselineSpread }] of Object.entries(spreads)) {
+    const cpuText = cpu ? `; server CPU a request ${percent(cpu.spread)} apart (${cpu.dearest.micros} µs at ${fleetName(cpu.dearest.devices)}, ${cpu.cheapest.micros} at ${fleetName(cpu.cheapest.devices)})` : '';
+    const bareText = baselineSpread === undefined ? '' : `; the bare Fastify route's fleets ${percent(baselineSpread)} apart`;
+    console.log(`${op.padEnd(10)} fleets: the slowest (${fleetName(slowest.devices)}, ${slowest.requestsPerSecond} req/s) ${percent(spread)} below the fastest (${fleetName(fastest.devices)}, ${fastest.requestsPerSecond} req/s)${cpuText}${bareText}`);
+  }
+}
+
 /** The run with the median rate: one noisy round does not decide. */
 export const medianRun = (runs: BenchFigures[]): BenchFigures => medianBy(runs, (r) => r.requestsPerSecond);
 

@@ -1,7 +1,8 @@
 // `dhi bench`: autocannon against chosen hot paths of a reference server (started in a child
 // process, or at --target), and with --baseline against a bare Fastify route in the same run (and, for
 // telemetry, the bare durable routes: bench-durable.ts), alternating for --rounds rounds (median kept); --devices spreads the requests over fleets of
-// distinct devices (bench-fleet.ts), each fleet first sent unmeasured to every server, one set of figures per fleet size (medians and ratios: bench-figures.ts);
+// distinct devices (bench-fleet.ts), each fleet first sent unmeasured to every server, then every fleet measured in each round, one set of figures per
+// fleet size (medians and ratios) and how far apart the sizes are (bench-figures.ts);
 // --hold-polls measures open long polls. The reference server's CPU of a run includes folding the
 // telemetry the run wrote (withServerCpu). Results go to reports/bench/<timestamp>.json. Speed is measured here, never asserted
 // in tests.
@@ -15,7 +16,7 @@ import { megabytes } from '../cli/sizes.js';
 import { unreachableReason } from '../cli/unreachable.js';
 import { createTargetFleet, fleetRequests, type TargetFleet } from './bench-fleet.js';
 import { measureSimulatorCost, type SimulatorCost } from './bench-cost.js';
-import { printFigures, printSimulatorCost, summarise, WRITE_SIDES, type BenchFigures, type BenchOp, type Runs } from './bench-figures.js';
+import { fleetSpread, printFigures, printFleetSpread, printSimulatorCost, summarise, WRITE_SIDES, type BenchFigures, type BenchOp, type Runs } from './bench-figures.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
 import { fill, loadTemplates, type Templates } from './routes.js';
 import { holdPolls, type PollFigures } from './bench-polls.js';
@@ -182,23 +183,29 @@ export async function runBench(options: BenchOptions): Promise<void> {
       writeSides.push({ ...side, server });
     }
     for (const op of ops) {
-      for (const devices of fleets) {
+      const sized = fleets.map((devices) => {
         const opRuns: Runs[string] = { reference: [], baseline: [], durable: [], indexed: [], warmUp: {} };
         runs.get(devices)![op] = opRuns;
-        const fleet = devices === undefined ? '' : `, ${devices} ${devices === 1 ? 'device' : 'devices'}`;
-        if (devices !== undefined) {
-          // A fleet's devices are new to a server until they have sent: their first requests pay for
-          // token lookups, first writes and state, the code those compile and the heap they grow
-          // (at 10,000 devices ~8 µs a request of a 3 s run). Every server first gets the fleet's
-          // load unmeasured, so that the rounds measure a fleet that is online, as a real one is.
-          console.log(`bench ${op}: warming up${fleet} on every server (${options.duration / 1000}s each, not measured)`);
-          const warmUp = (at: string) => cannon(at, loadFor(op, templates, tokens, devices), options).then((f) => f.total);
-          opRuns.warmUp.reference = await warmUp(url);
-          if (bare) opRuns.warmUp.baseline = await warmUp(bare.url);
-          if (op === 'telemetry') for (const { side, server } of writeSides) opRuns.warmUp[side] = await warmUp(server.url);
-        }
-        for (let round = 1; round <= rounds; round++) {
-          const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+        return { devices, opRuns, fleet: devices === undefined ? '' : `, ${devices} ${devices === 1 ? 'device' : 'devices'}` };
+      });
+      for (const { devices, opRuns, fleet } of sized) {
+        if (devices === undefined) continue;
+        // A fleet's devices are new to a server until they have sent: their first requests pay for
+        // token lookups, first writes and state, the code those compile and the heap they grow
+        // (at 10,000 devices ~8 µs a request of a 3 s run). Every server first gets the fleet's
+        // load unmeasured, so that the rounds measure a fleet that is online, as a real one is.
+        console.log(`bench ${op}: warming up${fleet} on every server (${options.duration / 1000}s each, not measured)`);
+        const warmUp = (at: string) => cannon(at, loadFor(op, templates, tokens, devices), options).then((f) => f.total);
+        opRuns.warmUp.reference = await warmUp(url);
+        if (bare) opRuns.warmUp.baseline = await warmUp(bare.url);
+        if (op === 'telemetry') for (const { side, server } of writeSides) opRuns.warmUp[side] = await warmUp(server.url);
+      }
+      // Each round measures every fleet size in turn, so that the fleets are compared in the same
+      // spells of the machine as the servers are (its speed drifts by 10-25 % over minutes here: a
+      // fleet measured a few minutes after another differed from it by as much).
+      for (let round = 1; round <= rounds; round++) {
+        const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+        for (const { devices, opRuns, fleet } of sized) {
           console.log(`bench ${op}: ${url} (${options.connections} connections, ${options.duration / 1000}s${fleet})${of}`);
           opRuns.reference.push(await withServerCpu(reference, () => cannon(url, loadFor(op, templates, tokens, devices), options)));
           if (!bare) continue;
@@ -241,6 +248,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     await targetFleet?.remove().catch((error: Error) => console.error(`dhi bench: could not delete the bench devices: ${error.message}`));
   }
   const figures = fleets.map((devices) => summarise(ops, runs.get(devices)!, options.baseline));
+  const spread = options.devices ? fleetSpread(ops, options.devices.map((devices, i) => ({ devices, figures: figures[i] }))) : undefined;
   const report = {
     tool: 'dhi bench',
     startedAt: started.toISOString(),
@@ -252,7 +260,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     durationMs: options.duration,
     rounds,
     // Without --devices: one set of figures; with it, one per fleet size.
-    ...(options.devices ? { devices: options.devices, fleets: figures.map((f, i) => ({ devices: fleets[i], ...f })) } : figures[0]),
+    ...(options.devices ? { devices: options.devices, fleets: figures.map((f, i) => ({ devices: fleets[i], ...f })), fleetSpread: spread } : figures[0]),
     heldPolls: polls,
     simulatorCost,
   };
@@ -260,6 +268,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
   const file = join(options.reportDir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   figures.forEach((fleet, i) => printFigures(ops, fleet, rounds, fleets[i]));
+  if (spread) printFleetSpread(spread);
   if (polls) {
     console.log(`held polls ${polls.open}: RSS ${megabytes(polls.rssIdleBytes, 0)} idle, ${megabytes(polls.rssHoldingBytes, 0)} holding, ${(polls.bytesPerPoll / 1024).toFixed(1)} KB per poll; telemetry meanwhile ${polls.telemetry.requestsPerSecond} req/s, p99 ${polls.telemetry.latencyMs.p99} ms`);
   }

@@ -11,10 +11,10 @@ import { loadTemplates } from '../routes.js';
 import { startTestServer, stopTestServer } from '../../reference-server/test/helpers.js';
 import type { Written } from '../../reference-server/store/types.js';
 
-/** runBench with its console quiet, and the JSON report it wrote. */
-async function benchReport(options: Partial<Parameters<typeof runBench>[0]>) {
+/** runBench with its console quiet (its lines go to `lines`), and the JSON report it wrote. */
+async function benchReport(options: Partial<Parameters<typeof runBench>[0]>, lines: string[] = []) {
   const reportDir = mkdtempSync(join(tmpdir(), 'dhi-bench-'));
-  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void lines.push(parts.join(' ')));
   try {
     await runBench({ ops: 'telemetry', duration: 1000, connections: 4, pipelining: 1, baseline: false, rounds: 1, holdPolls: 0, username: 'tenant@thingsboard.org', password: 'tenant', reportDir, ...options });
   } finally {
@@ -120,8 +120,9 @@ describe('dhi bench', () => {
     expect(fleetRequests('attributes', t, tokens, 2)[0].setupRequest({}).path).toBe('/api/v1/A1/attributes');
   });
 
-  it('measures each --devices fleet size against the bare route, with both ratios per size', async () => {
-    const report = await benchReport({ devices: [1, 3], baseline: true });
+  it('measures each --devices fleet size against the bare route, every size in each round, with both ratios per size and their spread', async () => {
+    const lines: string[] = [];
+    const report = await benchReport({ devices: [1, 3], baseline: true, rounds: 2 }, lines);
     expect(report.devices).toEqual([1, 3]);
     expect(report.results).toBeUndefined();
     expect(report.fleets.map((f: { devices: number }) => f.devices)).toEqual([1, 3]);
@@ -143,14 +144,40 @@ describe('dhi bench', () => {
         expect(durable.total).toBeGreaterThan(0);
         expect(durable.non2xx).toBe(0);
         expect(durable.errors).toBe(0);
-        expect(fleet.roundsRequestsPerSecond.telemetry[side]).toEqual([durable.requestsPerSecond]);
+        expect(fleet.roundsRequestsPerSecond.telemetry[side]).toHaveLength(2);
+        expect(fleet.roundsRequestsPerSecond.telemetry[side]).toContain(durable.requestsPerSecond);
         expect(fleet[`${side}Ratio`].telemetry).toBe(Math.round((fleet.results.telemetry.requestsPerSecond / durable.requestsPerSecond) * 1000) / 1000);
         const cpu = fleet[`${side}ServerCpu`].telemetry;
-        expect(cpu.baseline).toBe(durable.serverCpuMicrosPerRequest);
+        expect(cpu.rounds.baseline).toHaveLength(2);
+        expect(cpu.rounds.baseline).toContain(cpu.baseline);
+        expect(cpu.rounds.baseline).toContain(durable.serverCpuMicrosPerRequest);
         expect(cpu.ratio).toBe(Math.round((cpu.baseline / cpu.reference) * 1000) / 1000);
       }
       expectFoldedRounds(fleet, fleet.results.telemetry, 4);
     }
+    // Every fleet is warmed up first; then each round measures every fleet in turn.
+    const progress = lines.filter((line) => line.startsWith('bench telemetry: '));
+    const warmUps = progress.flatMap((line, i) => (line.includes('warming up') ? [i] : []));
+    const rounds = progress.flatMap((line, i) => {
+      const run = /\(4 connections, 1s, (\d+) devices?\) \(round (\d) of 2\)$/.exec(line);
+      return run ? [{ i, devices: Number(run[1]), round: Number(run[2]) }] : [];
+    });
+    expect(warmUps).toHaveLength(2);
+    expect(rounds.map(({ devices, round }) => [devices, round])).toEqual([[1, 1], [3, 1], [1, 2], [3, 2]]);
+    expect(Math.max(...warmUps)).toBeLessThan(rounds[0].i);
+    // How far apart the sizes are: the slowest against the fastest, and the same of the bare route.
+    const rates = report.fleets.map((f: { devices: number; results: { telemetry: BenchFigures } }) => ({ devices: f.devices, requestsPerSecond: f.results.telemetry.requestsPerSecond }));
+    const [slowest, fastest] = [...rates].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+    const spread = report.fleetSpread.telemetry;
+    expect(spread.slowest).toEqual(slowest);
+    expect(spread.fastest).toEqual(fastest);
+    expect(spread.spread).toBe(Math.round((1 - slowest.requestsPerSecond / fastest.requestsPerSecond) * 1000) / 1000);
+    const cpu = report.fleets.map((f: { serverCpu: { telemetry: { reference: number } } }) => f.serverCpu.telemetry.reference);
+    expect(spread.cpu.spread).toBe(Math.round((1 - Math.min(...cpu) / Math.max(...cpu)) * 1000) / 1000);
+    expect([spread.cpu.cheapest.micros, spread.cpu.dearest.micros]).toEqual([Math.min(...cpu), Math.max(...cpu)]);
+    const bare = report.fleets.map((f: { baseline: { telemetry: BenchFigures } }) => f.baseline.telemetry.requestsPerSecond);
+    expect(spread.baselineSpread).toBe(Math.round((1 - Math.min(...bare) / Math.max(...bare)) * 1000) / 1000);
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^telemetry +fleets: the slowest \\(${slowest.devices} devices?, ${slowest.requestsPerSecond} req/s\\) `)));
   }, 120_000);
 
   it('creates a --devices fleet on a --target through the control API, spreads the requests over it and deletes it after', async () => {
