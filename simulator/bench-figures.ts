@@ -186,21 +186,23 @@ const shortfall = (low: number, high: number) => round3(1 - low / Math.max(high,
 
 export function fleetSpread(ops: BenchOp[], fleets: { devices: number; figures: FleetFigures }[]): Record<string, FleetSpread> | undefined {
   if (fleets.length < 2) return undefined;
-  const byRate = (op: string) => fleets.map(({ devices, figures }) => ({ devices, requestsPerSecond: figures.results[op].requestsPerSecond }))
-    .sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
   const out: Record<string, FleetSpread> = {};
   for (const op of ops) {
-    const rates = byRate(op);
+    const rates = fleets.map(({ devices, figures }) => ({ devices, requestsPerSecond: figures.results[op].requestsPerSecond }));
+    rates.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
     const [slowest, fastest] = [rates[0], rates[rates.length - 1]];
     const spread: FleetSpread = { slowest, fastest, spread: shortfall(slowest.requestsPerSecond, fastest.requestsPerSecond) };
-    const cpu = fleets.map(({ devices, figures }) => ({ devices, micros: figures.serverCpu?.[op]?.reference ?? figures.results[op].serverCpuMicrosPerRequest }));
-    if (cpu.every((c) => c.micros !== undefined)) {
-      const sorted = (cpu as { devices: number; micros: number }[]).sort((a, b) => a.micros - b.micros);
-      const [cheapest, dearest] = [sorted[0], sorted[sorted.length - 1]];
+    const costs = fleets.flatMap(({ devices, figures }) => {
+      const micros = figures.serverCpu?.[op]?.reference ?? figures.results[op].serverCpuMicrosPerRequest;
+      return micros === undefined ? [] : [{ devices, micros }];
+    });
+    if (costs.length === fleets.length) {
+      costs.sort((a, b) => a.micros - b.micros);
+      const [cheapest, dearest] = [costs[0], costs[costs.length - 1]];
       spread.cpu = { dearest, cheapest, spread: shortfall(cheapest.micros, dearest.micros) };
     }
-    const bare = fleets.map(({ figures }) => figures.baseline?.[op]?.requestsPerSecond);
-    if (bare.every((rate) => rate !== undefined)) spread.baselineSpread = shortfall(Math.min(...(bare as number[])), Math.max(...(bare as number[])));
+    const bare = fleets.flatMap(({ figures }) => figures.baseline?.[op]?.requestsPerSecond ?? []);
+    if (bare.length === fleets.length) spread.baselineSpread = shortfall(Math.min(...bare), Math.max(...bare));
     out[op] = spread;
   }
   return out;
