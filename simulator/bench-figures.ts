@@ -213,9 +213,9 @@ const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 
 export function printFleetSpread(spreads: Record<string, FleetSpread>): void {
   for (const [op, { slowest, fastest, spread, cpu, baselineSpread }] of Object.entries(spreads)) {
-    const cpuText = cpu ? `; server CPU a request ${percent(cpu.spread)} apart (${cpu.dearest.micros} µs at ${fleetName(cpu.dearest.devices)}, ${cpu.cheapest.micros} at ${fleetName(cpu.cheapest.devices)})` : '';
-    const bareText = baselineSpread === undefined ? '' : `; the bare Fastify route's fleets ${percent(baselineSpread)} apart`;
-    console.log(`${op.padEnd(10)} fleets: the slowest (${fleetName(slowest.devices)}, ${slowest.requestsPerSecond} req/s) ${percent(spread)} below the fastest (${fleetName(fastest.devices)}, ${fastest.requestsPerSecond} req/s)${cpuText}${bareText}`);
+    const costs = cpu ? `; server CPU a request ${percent(cpu.spread)} apart (${cpu.dearest.micros} µs at ${fleetName(cpu.dearest.devices)}, ${cpu.cheapest.micros} at ${fleetName(cpu.cheapest.devices)})` : '';
+    const bare = baselineSpread === undefined ? '' : `; the bare Fastify route's fleets ${percent(baselineSpread)} apart`;
+    console.log(`${op.padEnd(10)} fleets: the slowest (${fleetName(slowest.devices)}, ${slowest.requestsPerSecond} req/s) ${percent(spread)} below the fastest (${fleetName(fastest.devices)}, ${fastest.requestsPerSecond} req/s)${costs}${bare}`);
   }
 }
 
