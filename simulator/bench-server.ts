@@ -1,6 +1,6 @@
 // The servers `dhi bench` measures, each in a child process of its own (so autocannon and the
 // server do not share an event loop): the reference server on a fresh database with a fleet of
-// devices (one, or the largest --devices), the bare Fastify baseline answering the same paths
+// devices (one, or one --devices fleet size), the bare Fastify baseline answering the same paths
 // with no work behind them (any token), or a bare durable route (bench-durable.ts: telemetry only,
 // any token, each request acknowledged once its group-committed SQLite inserts are synced; 'durable'
 // keeps each body whole, 'indexed' each key's value in a table by token, key and time). The

@@ -1,5 +1,5 @@
 // `dhi bench`: autocannon against chosen hot paths of a reference server (started in a child
-// process, or at --target), and with --baseline against a bare Fastify route in the same run (and, for
+// process, one per --devices fleet size, or at --target), and with --baseline against a bare Fastify route in the same run (and, for
 // telemetry, the bare durable routes: bench-durable.ts), alternating for --rounds rounds (median kept); --devices spreads the requests over fleets of
 // distinct devices (bench-fleet.ts), each fleet first sent unmeasured to every server, then every fleet measured in each round, one set of figures per
 // fleet size (medians and ratios) and how far apart the sizes are (bench-figures.ts);
@@ -65,6 +65,15 @@ function requestFor(op: BenchOp, t: Templates, token: string): Load {
   if (op === 'attributes') return { method: 'GET', path: at(t.device.attributes) };
   // Long-poll turnover: a poll that times out at once (408) measures the waiter's set-up and tear-down.
   return { method: 'GET', path: `${at(t.device.attributeUpdates)}?timeout=1` };
+}
+
+/** The servers a fleet size is measured on (the bare Fastify route, which keeps nothing, is shared). */
+interface FleetServers {
+  url: string;
+  tokens: string[];
+  /** Absent with --target, which dhi bench cannot ask for its CPU. */
+  reference?: BenchServer;
+  writeSides: ((typeof WRITE_SIDES)[number] & { server: BenchServer })[];
 }
 
 /** The load of one run: a fleet's (`devices` of `tokens`) or, without --devices, one fixed request to `tokens[0]`. */
@@ -153,74 +162,84 @@ export async function runBench(options: BenchOptions): Promise<void> {
   let simulatorCost: SimulatorCost | undefined;
   const largest = Math.max(1, ...fleets.map((n) => n ?? 1));
   try {
-    let url: string;
-    let tokens: string[];
-    let reference: BenchServer | undefined;
+    // A --target holds one fleet, the largest, which every size draws from.
+    let target: { url: string; tokens: string[] } | undefined;
     if (options.target) {
-      url = options.target;
-      await probe(url);
-      if (options.token) tokens = [options.token];
+      await probe(options.target);
+      if (options.token) target = { url: options.target, tokens: [options.token] };
       else {
-        if (largest > 1) console.log(`bench: creating ${largest} devices on ${url}`);
-        targetFleet = await createTargetFleet({ url, username: options.username, password: options.password }, templates, largest);
-        ({ tokens } = targetFleet);
+        if (largest > 1) console.log(`bench: creating ${largest} devices on ${options.target}`);
+        targetFleet = await createTargetFleet({ url: options.target, username: options.username, password: options.password }, templates, largest);
+        target = { url: options.target, tokens: targetFleet.tokens };
       }
-    } else {
-      reference = await startBenchServer('reference', largest);
-      servers.push(reference);
-      ({ url, tokens } = reference);
     }
-    const token = tokens[0];
     const bare = options.baseline ? await startBenchServer('baseline') : undefined;
     if (bare) servers.push(bare);
-    // Telemetry is a write: with --baseline it is also measured against bare routes that make it
-    // durable, keeping each body whole, and each key's value by device, key and time.
-    // One after the other, each closed at the end even if the next cannot start.
-    const writeSides: ((typeof WRITE_SIDES)[number] & { server: BenchServer })[] = [];
-    for (const side of bare && ops.includes('telemetry') ? WRITE_SIDES : []) {
-      const server = await startBenchServer(side.side);
-      servers.push(server);
-      writeSides.push({ ...side, server });
+    // Every fleet size gets servers of its own, each started before any is measured, so that no
+    // size runs on a table another size filled: one server measured with 1,000 devices after 10,000
+    // had written took 48-50 µs a request against 40 before them. Telemetry is a write: with
+    // --baseline it is also measured against bare routes that make it durable, keeping each body
+    // whole, and each key's value by device, key and time. One after the other, each closed at the
+    // end even if the next cannot start.
+    const fleetServers: FleetServers[] = [];
+    for (const devices of fleets) {
+      let at: Omit<FleetServers, 'writeSides'>;
+      if (target) at = target;
+      else {
+        const reference = await startBenchServer('reference', devices ?? 1);
+        servers.push(reference);
+        at = { url: reference.url, tokens: reference.tokens, reference };
+      }
+      const writeSides: FleetServers['writeSides'] = [];
+      for (const side of bare && ops.includes('telemetry') ? WRITE_SIDES : []) {
+        const server = await startBenchServer(side.side);
+        servers.push(server);
+        writeSides.push({ ...side, server });
+      }
+      fleetServers.push({ ...at, writeSides });
     }
     for (const op of ops) {
-      const sized = fleets.map((devices) => {
+      const sized = fleets.map((devices, i) => {
         const opRuns: Runs[string] = { reference: [], baseline: [], durable: [], indexed: [], warmUp: {} };
         runs.get(devices)![op] = opRuns;
-        return { devices, opRuns, fleet: devices === undefined ? '' : `, ${devices} ${devices === 1 ? 'device' : 'devices'}` };
+        return { devices, opRuns, at: fleetServers[i], fleet: devices === undefined ? '' : `, ${devices} ${devices === 1 ? 'device' : 'devices'}` };
       });
-      for (const { devices, opRuns, fleet } of sized) {
+      for (const { devices, opRuns, at, fleet } of sized) {
         if (devices === undefined) continue;
         // A fleet's devices are new to a server until they have sent: their first requests pay for
         // token lookups, first writes and state, the code those compile and the heap they grow
         // (at 10,000 devices ~8 µs a request of a 3 s run). Every server first gets the fleet's
         // load unmeasured, so that the rounds measure a fleet that is online, as a real one is.
         console.log(`bench ${op}: warming up${fleet} on every server (${options.duration / 1000}s each, not measured)`);
-        const warmUp = (at: string) => cannon(at, loadFor(op, templates, tokens, devices), options).then((f) => f.total);
-        opRuns.warmUp.reference = await warmUp(url);
+        const warmUp = (url: string) => cannon(url, loadFor(op, templates, at.tokens, devices), options).then((f) => f.total);
+        opRuns.warmUp.reference = await warmUp(at.url);
         if (bare) opRuns.warmUp.baseline = await warmUp(bare.url);
-        if (op === 'telemetry') for (const { side, server } of writeSides) opRuns.warmUp[side] = await warmUp(server.url);
+        if (op === 'telemetry') for (const { side, server } of at.writeSides) opRuns.warmUp[side] = await warmUp(server.url);
       }
       // Each round measures every fleet size in turn, so that the fleets are compared in the same
       // spells of the machine as the servers are (its speed drifts by 10-25 % over minutes here: a
       // fleet measured a few minutes after another differed from it by as much).
       for (let round = 1; round <= rounds; round++) {
         const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
-        for (const { devices, opRuns, fleet } of sized) {
-          console.log(`bench ${op}: ${url} (${options.connections} connections, ${options.duration / 1000}s${fleet})${of}`);
-          opRuns.reference.push(await withServerCpu(reference, () => cannon(url, loadFor(op, templates, tokens, devices), options)));
+        for (const { devices, opRuns, at, fleet } of sized) {
+          console.log(`bench ${op}: ${at.url} (${options.connections} connections, ${options.duration / 1000}s${fleet})${of}`);
+          opRuns.reference.push(await withServerCpu(at.reference, () => cannon(at.url, loadFor(op, templates, at.tokens, devices), options)));
           if (!bare) continue;
           console.log(`bench ${op}: bare Fastify baseline ${bare.url}${fleet}${of}`);
-          // The bare route takes any token: its client sends the very requests the reference server gets.
-          const bareTokens = devices === undefined ? [bare.token] : tokens;
+          // The bare routes take any token: their client sends the very requests the reference server gets.
+          const bareTokens = devices === undefined ? [bare.token] : at.tokens;
           opRuns.baseline.push(await withServerCpu(bare, () => cannon(bare.url, loadFor(op, templates, bareTokens, devices), options)));
           if (op !== 'telemetry') continue;
-          for (const { side, name, server } of writeSides) {
+          for (const { side, name, server } of at.writeSides) {
             console.log(`bench ${op}: ${name} ${server.url}${fleet}${of}`);
             opRuns[side].push(await withServerCpu(server, () => cannon(server.url, loadFor(op, templates, bareTokens, devices), options)));
           }
         }
       }
     }
+    // The simulator's cost and the held polls: on the first fleet size's server.
+    const { url, tokens, reference } = fleetServers[0];
+    const token = tokens[0];
     if (options.simulator !== undefined) {
       const rate = options.simulator === true ? DEFAULT_COST_RATE : options.simulator;
       console.log(`bench simulator cost: ${options.rounds} round(s) of autocannon alone, then dhi simulate and an evenly paced raw client at the same time, each in a child process of its own at ${rate} telemetry msg/s, then the mixed scenario and the paced floor at its rate at the same time (each after a warm-up run, its CPU over ${options.duration / 1000}s of the next run)`);
@@ -252,7 +271,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
   const report = {
     tool: 'dhi bench',
     startedAt: started.toISOString(),
-    target: options.target ?? 'reference server in a child process (fresh SQLite file)',
+    target: options.target ?? (options.devices ? 'a reference server per fleet size, each in a child process (fresh SQLite file)' : 'reference server in a child process (fresh SQLite file)'),
     node: process.version,
     cpus: cpus().length,
     connections: options.connections,

@@ -165,6 +165,21 @@ describe('dhi bench', () => {
     expect(warmUps).toHaveLength(2);
     expect(rounds.map(({ devices, round }) => [devices, round])).toEqual([[1, 1], [3, 1], [1, 2], [3, 2]]);
     expect(Math.max(...warmUps)).toBeLessThan(rounds[0].i);
+    // Each size runs on servers of its own, the same in each round; only the bare Fastify route,
+    // which keeps nothing, serves them all.
+    const urls = new Map<string, Map<number, Set<string>>>();
+    for (const line of progress.filter((l) => l.includes('(round '))) {
+      const [, kind, url] = /^bench telemetry: (.*?) ?(http:\/\/[^\s,]+)/.exec(line)!;
+      const devices = Number(/(\d+) devices?/.exec(line)![1]);
+      const bySize = urls.get(kind || 'dhi') ?? new Map<number, Set<string>>();
+      urls.set(kind || 'dhi', bySize.set(devices, (bySize.get(devices) ?? new Set()).add(url)));
+    }
+    expect([...urls.keys()].sort()).toEqual(['bare Fastify baseline', 'bare durable route', 'bare indexed durable route', 'dhi']);
+    for (const [kind, bySize] of urls) {
+      const perSize = [...bySize.values()];
+      expect(perSize.map((set) => set.size)).toEqual([1, 1]);
+      expect(new Set(perSize.flatMap((set) => [...set])).size).toBe(kind === 'bare Fastify baseline' ? 1 : 2);
+    }
     // How far apart the sizes are: the slowest against the fastest, and the same of the bare route.
     const rates = report.fleets.map((f: { devices: number; results: { telemetry: BenchFigures } }) => ({ devices: f.devices, requestsPerSecond: f.results.telemetry.requestsPerSecond }));
     const [slowest, fastest] = [...rates].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
