@@ -180,9 +180,31 @@ export interface FleetSpread {
   /** Server CPU per request (the median rounds'), dearest against cheapest. */
   cpu?: { dearest: { devices: number; micros: number }; cheapest: { devices: number; micros: number }; spread: number };
   baselineSpread?: number;
+  /**
+   * With --baseline: the same of each size's ratios to the bare Fastify route run right after it in
+   * the same round (throughput, and server CPU bare ÷ dhi; each the median of the rounds' ratios), in
+   * which the machine's drift over the minutes between the sizes cancels out.
+   */
+  againstBare?: { throughput: RatioSpread; cpu?: RatioSpread };
+}
+
+/** The fleet sizes with the lowest and the highest ratio to the bare route, and how far apart. */
+export interface RatioSpread {
+  lowest: { devices: number; ratio: number };
+  highest: { devices: number; ratio: number };
+  spread: number;
 }
 
 const shortfall = (low: number, high: number) => round3(1 - low / Math.max(high, 0.1));
+
+/** Each round's ratio `over` ÷ `under` (paired in run order), their median, and the sizes' spread of it. */
+function pairedSpread(fleets: { devices: number; over: number[]; under: number[] }[]): RatioSpread | undefined {
+  if (fleets.some(({ over, under }) => over.length === 0 || over.length !== under.length)) return undefined;
+  const ratios = fleets.map(({ devices, over, under }) => ({ devices, ratio: round3(medianBy(over.map((v, i) => v / Math.max(under[i], 0.1)), (r) => r)) }));
+  ratios.sort((a, b) => a.ratio - b.ratio);
+  const [lowest, highest] = [ratios[0], ratios[ratios.length - 1]];
+  return { lowest, highest, spread: shortfall(lowest.ratio, highest.ratio) };
+}
 
 export function fleetSpread(ops: BenchOp[], fleets: { devices: number; figures: FleetFigures }[]): Record<string, FleetSpread> | undefined {
   if (fleets.length < 2) return undefined;
@@ -203,6 +225,12 @@ export function fleetSpread(ops: BenchOp[], fleets: { devices: number; figures: 
     }
     const bare = fleets.flatMap(({ figures }) => figures.baseline?.[op]?.requestsPerSecond ?? []);
     if (bare.length === fleets.length) spread.baselineSpread = shortfall(Math.min(...bare), Math.max(...bare));
+    const throughput = pairedSpread(fleets.map(({ devices, figures }) => ({ devices, over: figures.roundsRequestsPerSecond?.[op].reference ?? [], under: figures.roundsRequestsPerSecond?.[op].baseline ?? [] })));
+    if (throughput) {
+      // CPU is read the bare route's way up (bare ÷ dhi), as ServerCpu.ratio is.
+      const cpu = pairedSpread(fleets.map(({ devices, figures }) => ({ devices, over: figures.serverCpu?.[op].rounds.baseline ?? [], under: figures.serverCpu?.[op].rounds.reference ?? [] })));
+      spread.againstBare = { throughput, ...(cpu ? { cpu } : {}) };
+    }
     out[op] = spread;
   }
   return out;
@@ -212,10 +240,14 @@ const fleetName = (devices: number) => `${devices} ${devices === 1 ? 'device' : 
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 
 export function printFleetSpread(spreads: Record<string, FleetSpread>): void {
-  for (const [op, { slowest, fastest, spread, cpu, baselineSpread }] of Object.entries(spreads)) {
+  for (const [op, { slowest, fastest, spread, cpu, baselineSpread, againstBare }] of Object.entries(spreads)) {
     const costs = cpu ? `; server CPU a request ${percent(cpu.spread)} apart (${cpu.dearest.micros} µs at ${fleetName(cpu.dearest.devices)}, ${cpu.cheapest.micros} at ${fleetName(cpu.cheapest.devices)})` : '';
     const bare = baselineSpread === undefined ? '' : `; the bare Fastify route's fleets ${percent(baselineSpread)} apart`;
     console.log(`${op.padEnd(10)} fleets: the slowest (${fleetName(slowest.devices)}, ${slowest.requestsPerSecond} req/s) ${percent(spread)} below the fastest (${fleetName(fastest.devices)}, ${fastest.requestsPerSecond} req/s)${costs}${bare}`);
+    if (!againstBare) continue;
+    const ratios = (what: string, r: RatioSpread) => `${what} ${percent(r.spread)} apart (${r.lowest.ratio} at ${fleetName(r.lowest.devices)}, ${r.highest.ratio} at ${fleetName(r.highest.devices)})`;
+    const cpuRatios = againstBare.cpu ? `, ${ratios('server CPU ratios (bare ÷ dhi)', againstBare.cpu)}` : '';
+    console.log(`${''.padEnd(10)} fleets against the bare route in the same round (median of the rounds' ratios): ${ratios('throughput ratios', againstBare.throughput)}${cpuRatios}`);
   }
 }
 

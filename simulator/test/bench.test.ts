@@ -193,6 +193,22 @@ describe('dhi bench', () => {
     const bare = report.fleets.map((f: { baseline: { telemetry: BenchFigures } }) => f.baseline.telemetry.requestsPerSecond);
     expect(spread.baselineSpread).toBe(Math.round((1 - Math.min(...bare) / Math.max(...bare)) * 1000) / 1000);
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^telemetry +fleets: the slowest \\(${slowest.devices} devices?, ${slowest.requestsPerSecond} req/s\\) `)));
+    // The same of each size's ratios to the bare route run right after it in the same round (median
+    // of the rounds' ratios: of two, the higher), CPU read bare ÷ dhi.
+    type Fleet = { devices: number; roundsRequestsPerSecond: { telemetry: { reference: number[]; baseline: number[] } }; serverCpu: { telemetry: { rounds: { reference: number[]; baseline: number[] } } } };
+    const againstBare = (pick: (fleet: Fleet) => [number[], number[]]) => {
+      const ratios = report.fleets.map((fleet: Fleet) => {
+        const [over, under] = pick(fleet);
+        expect(over).toHaveLength(2);
+        const paired = over.map((v, i) => v / under[i]).sort((a, b) => a - b);
+        return { devices: fleet.devices, ratio: Math.round(paired[1] * 1000) / 1000 };
+      });
+      const [lowest, highest] = ratios.sort((a: { ratio: number }, b: { ratio: number }) => a.ratio - b.ratio);
+      return { lowest, highest, spread: Math.round((1 - lowest.ratio / highest.ratio) * 1000) / 1000 };
+    };
+    expect(spread.againstBare.throughput).toEqual(againstBare((f) => [f.roundsRequestsPerSecond.telemetry.reference, f.roundsRequestsPerSecond.telemetry.baseline]));
+    expect(spread.againstBare.cpu).toEqual(againstBare((f) => [f.serverCpu.telemetry.rounds.baseline, f.serverCpu.telemetry.rounds.reference]));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`fleets against the bare route in the same round .*: throughput ratios ${(spread.againstBare.throughput.spread * 100).toFixed(1)} % apart`)));
   }, 120_000);
 
   it('creates a --devices fleet on a --target through the control API, spreads the requests over it and deletes it after', async () => {
