@@ -225,10 +225,10 @@ export function fleetSpread(ops: BenchOp[], fleets: { devices: number; figures: 
     }
     const bare = fleets.flatMap(({ figures }) => figures.baseline?.[op]?.requestsPerSecond ?? []);
     if (bare.length === fleets.length) spread.baselineSpread = shortfall(Math.min(...bare), Math.max(...bare));
-    const throughput = pairedSpread(fleets.map(({ devices, figures }) => ({ devices, over: figures.roundsRequestsPerSecond?.[op].reference ?? [], under: figures.roundsRequestsPerSecond?.[op].baseline ?? [] })));
+    const throughput = pairedSpread(fleets.map(({ devices, figures }) => ({ devices, over: figures.roundsRequestsPerSecond?.[op]?.reference ?? [], under: figures.roundsRequestsPerSecond?.[op]?.baseline ?? [] })));
     if (throughput) {
       // CPU is read the bare route's way up (bare ÷ dhi), as ServerCpu.ratio is.
-      const cpu = pairedSpread(fleets.map(({ devices, figures }) => ({ devices, over: figures.serverCpu?.[op].rounds.baseline ?? [], under: figures.serverCpu?.[op].rounds.reference ?? [] })));
+      const cpu = pairedSpread(fleets.map(({ devices, figures }) => ({ devices, over: figures.serverCpu?.[op]?.rounds.baseline ?? [], under: figures.serverCpu?.[op]?.rounds.reference ?? [] })));
       spread.againstBare = { throughput, ...(cpu ? { cpu } : {}) };
     }
     out[op] = spread;
