@@ -197,12 +197,17 @@ export interface RatioSpread {
 
 const shortfall = (low: number, high: number) => round3(1 - low / Math.max(high, 0.1));
 
+/** The fleet sizes with the least and the most of `value` (of a tie, the earlier size). */
+function extremes<T>(fleets: T[], value: (fleet: T) => number): [T, T] {
+  const sorted = [...fleets].sort((a, b) => value(a) - value(b));
+  return [sorted[0], sorted[sorted.length - 1]];
+}
+
 /** Each round's ratio `over` ÷ `under` (paired in run order), their median, and the sizes' spread of it. */
 function pairedSpread(fleets: { devices: number; over: number[]; under: number[] }[]): RatioSpread | undefined {
   if (fleets.some(({ over, under }) => over.length === 0 || over.length !== under.length)) return undefined;
   const ratios = fleets.map(({ devices, over, under }) => ({ devices, ratio: round3(medianBy(over.map((v, i) => v / Math.max(under[i], 0.1)), (r) => r)) }));
-  ratios.sort((a, b) => a.ratio - b.ratio);
-  const [lowest, highest] = [ratios[0], ratios[ratios.length - 1]];
+  const [lowest, highest] = extremes(ratios, (r) => r.ratio);
   return { lowest, highest, spread: shortfall(lowest.ratio, highest.ratio) };
 }
 
@@ -211,16 +216,14 @@ export function fleetSpread(ops: BenchOp[], fleets: { devices: number; figures: 
   const out: Record<string, FleetSpread> = {};
   for (const op of ops) {
     const rates = fleets.map(({ devices, figures }) => ({ devices, requestsPerSecond: figures.results[op].requestsPerSecond }));
-    rates.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-    const [slowest, fastest] = [rates[0], rates[rates.length - 1]];
+    const [slowest, fastest] = extremes(rates, (r) => r.requestsPerSecond);
     const spread: FleetSpread = { slowest, fastest, spread: shortfall(slowest.requestsPerSecond, fastest.requestsPerSecond) };
     const costs = fleets.flatMap(({ devices, figures }) => {
       const micros = figures.serverCpu?.[op]?.reference ?? figures.results[op].serverCpuMicrosPerRequest;
       return micros === undefined ? [] : [{ devices, micros }];
     });
     if (costs.length === fleets.length) {
-      costs.sort((a, b) => a.micros - b.micros);
-      const [cheapest, dearest] = [costs[0], costs[costs.length - 1]];
+      const [cheapest, dearest] = extremes(costs, (c) => c.micros);
       spread.cpu = { dearest, cheapest, spread: shortfall(cheapest.micros, dearest.micros) };
     }
     const bare = fleets.flatMap(({ figures }) => figures.baseline?.[op]?.requestsPerSecond ?? []);
