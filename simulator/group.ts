@@ -6,7 +6,7 @@ import { startArrivals, type Arrivals } from './arrivals.js';
 import { monoNow } from './clock.js';
 import { clientRpcTurn, connectionOpened, createDevice, pollAttributes, pollRpc, sendTelemetry, telemetryTurn, type DeviceContext, type VirtualDevice } from './device.js';
 import { downloadFirmware } from './firmware-download.js';
-import { collectGarbage } from './heap.js';
+import { collectGarbage } from '../cli/garbage.js';
 import type { Recorder } from './metrics.js';
 import { createPacer, type Pacer } from './pacer.js';
 import { createRandom } from './profiles.js';
@@ -199,7 +199,9 @@ export function startGroup(config: GroupConfig, recorder: Recorder, onAllOnline:
    * open their connections (1,000 mixed devices: ~240 ms), and the first collection of what they
    * keep, are then behind the load's clock, not in its first planned sends. `heard` tells the
    * engine before the clock starts, so that what it does then (a report line, the driver's start)
-   * is not in the load's time either.
+   * is not in the load's time either. What the set-up made and keeps (devices, thousands of
+   * sockets) moves to the old generation then, instead of being copied by the first minor
+   * collections of the load (pauses of ~10 ms at 1,000 mixed devices, in the first planned sends).
    */
   const startFleet = (heard: () => void) => {
     if (loading || !ctx.issuing) return heard();
