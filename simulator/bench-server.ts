@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { collectGarbage } from '../cli/garbage.js';
 import { forkServer, serveInChild } from './child-server.js';
 import type { ServerMemory } from './bench-polls.js';
 import type { TelemetryLogBooks } from '../reference-server/store/types.js';
@@ -54,8 +55,7 @@ interface ServerInChild {
 
 /** `devices`: the reference server's fleet (created before it answers). */
 export async function startBenchServer(kind: BenchServerKind, devices = 1): Promise<BenchServer> {
-  // --expose-gc: memory is read after a full collection, so that garbage does not count as cost.
-  const child = await forkServer<FromBenchServer>(`the ${kind} bench server`, import.meta.url, ['--dhi-bench-server', kind, String(devices)], ['--expose-gc']);
+  const child = await forkServer<FromBenchServer>(`the ${kind} bench server`, import.meta.url, ['--dhi-bench-server', kind, String(devices)]);
   const { url, tokens } = child.listening;
   return {
     url,
@@ -176,7 +176,8 @@ function runChild(kind: BenchServerKind, devices: number): Promise<void> {
         if (type === 'cpu') return { type: 'cpu', micros: cpuMicros() };
         if (type === 'fold') return folded(server);
         if (type !== 'memory') return undefined;
-        (globalThis as { gc?: () => void }).gc?.();
+        // Memory is read after a full collection, so that garbage does not count as cost.
+        collectGarbage();
         return { type: 'memory', rssBytes: process.memoryUsage().rss, openPolls: server.openPolls() };
       },
       close: server.close,
