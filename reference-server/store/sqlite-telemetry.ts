@@ -23,6 +23,7 @@ import { DeletedMeanwhile, type KvEntry, type TelemetryLogBooks } from './types.
 import type { BufferedWrites } from './buffered-writes.js';
 import { createRowWriter, DEVICE_NUM, type FoldDrop, type FoldScope } from './sqlite-telemetry-log.js';
 import { createRowBuffer, type PackedRows } from './telemetry-rows.js';
+import { createDeviceNumberSet } from './device-number-set.js';
 
 /**
  * Rows gathered between two automatic folds: FOLD_ROWS.perDevice for each device with rows in the
@@ -82,7 +83,7 @@ export function createTelemetryWriter(db: Database, foldRows: (devices: number) 
   let gathered = 0;
   let folds = 0;
   /** The devices whose rows may wait in the log. */
-  const waiting = new Set(db.prepare('SELECT DISTINCT device FROM telemetry_log').pluck().all() as number[]);
+  const waiting = createDeviceNumberSet(db.prepare('SELECT DISTINCT device FROM telemetry_log').pluck().all() as number[]);
 
   function deviceNum(deviceId: string): number {
     const known = deviceNums.get(deviceId);

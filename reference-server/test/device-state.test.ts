@@ -110,6 +110,23 @@ describe('device state as server attributes', () => {
     expect(await serverAttributes(device.id)).toEqual({ active: true, lastActivityTime: expect.any(Number) });
   });
 
+  it('saves a later request\'s time at the next flush, and nothing at a flush with no request since the last', async () => {
+    const device = await newDeviceVia(api);
+    const lastActivity = async () => ((await api('GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/SERVER_SCOPE?keys=lastActivityTime`)).json() as Attribute[])[0];
+    await call(server.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 1 });
+    await server.ctx.deviceState.flush();
+    const first = await lastActivity();
+    // A later millisecond for the next request.
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(Number(first.value)), { interval: 1 });
+    await call(server.httpUrl, 'POST', `/api/v1/${device.token}/telemetry`, { t: 2 });
+    await server.ctx.deviceState.flush();
+    const second = await lastActivity();
+    expect(Number(second.value)).toBeGreaterThan(Number(first.value));
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(second.lastUpdateTs), { interval: 1 });
+    await server.ctx.deviceState.flush();
+    expect(await lastActivity()).toEqual(second);
+  });
+
   it('saves the rest of a batch when one of its devices was deleted meanwhile', async () => {
     const gone = await newDeviceVia(api);
     const kept = await newDeviceVia(api);
