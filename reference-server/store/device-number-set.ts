@@ -1,8 +1,8 @@
 // A set of device numbers (sqlite-schema.ts: a counter numbers the devices from 1, never reusing a
 // number) as a byte a number. The telemetry writer marks the device of every message as having rows
-// in the log, and clears the marks at each fold of every row: with 10,000 devices a Set spent ~0.24 µs
-// a message hashing into a table of 10,000 entries, which it built again after every clear. A byte
-// array of the fleet's size costs an index, and fill(0) at a fold.
+// in the log, and clears the marks at each fold of every row: with 10,000 devices a Set's add took 0.8 %
+// of the event loop's samples (~0.24 µs a message), hashing into a table of 10,000 entries that it
+// built again after every clear. A byte array of the fleet's size costs an index, and fill(0) at a fold.
 export interface DeviceNumberSet {
   readonly size: number;
   add(num: number): void;
