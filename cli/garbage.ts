@@ -1,7 +1,8 @@
-// A full garbage collection on demand, for the server before it listens and for the simulator
-// before its load's clock starts (their callers say why). V8 gives gc() only to contexts made while
-// --expose-gc is set, so one is made for it, once (a process started with the flag has it already),
-// and the flag is set back: contexts made later (an embedding program's) are as before.
+// Every full garbage collection dhi asks for: the server's before it listens, the simulator's before
+// its load's clock starts, `dhi bench`'s servers' before their memory is read (the callers say why).
+// V8 gives gc() only to contexts made while --expose-gc is set, so one is made for it, once (a process
+// started with the flag has it already), and the flag is set back: contexts made later (an embedding
+// program's) are as before.
 //
 // A tick stays queued while the collection runs. process.nextTick builds each tick's object with a
 // literal of computed keys, whose feedback V8 keeps as the maps it saw, weakly. A full collection

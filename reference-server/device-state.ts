@@ -8,12 +8,13 @@
 //
 // As ThingsBoard, the state of every device is kept in memory (read once at start) and checked every
 // --state-check-interval, so that a device never seen since a restart still gets its
-// inactivityAlarmTime. The request path pays one Map write (activity: the device's entry is kept from
-// one flush to the next and overwritten; a Map made afresh at each flush grew through 10,000 devices'
-// entries again every 3 s, and Map.set took 2.3 % of the event loop's samples, 1.1 % kept); as ThingsBoard's transport
-// reports a device's last activity once per transport.sessions.report_timeout (3 s, strategy LAST),
-// the marks become saves in batches, one transaction per --activity-report-interval. Saves the store
-// refuses for now (a full disk) wait for the next batch; the store's outage watcher logs the spell, once.
+// inactivityAlarmTime. The request path pays one Map write (activity). The device's entry is kept
+// from one flush to the next and overwritten: a Map made afresh at each flush grew through 10,000
+// devices' entries again every 3 s (Map.set 2.3 % of the event loop's samples, 1.1 % kept). As
+// ThingsBoard's transport reports a device's last activity once per
+// transport.sessions.report_timeout (3 s, strategy LAST), the marks become saves in batches, one
+// transaction per --activity-report-interval. Saves the store refuses for now (a full disk) wait for
+// the next batch; the store's outage watcher logs the spell, once.
 import { DeletedMeanwhile, StoreUnavailable, type KvEntry, type SavedState, type Store } from './store/types.js';
 import type { ServerConfig } from './config.js';
 
