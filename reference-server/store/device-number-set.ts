@@ -11,7 +11,7 @@ export interface DeviceNumberSet {
   clear(): void;
 }
 
-export function createDeviceNumberSet(nums: Iterable<number> = []): DeviceNumberSet {
+export function createDeviceNumberSet(nums: Iterable<number>): DeviceNumberSet {
   let flags = new Uint8Array(1024);
   let size = 0;
   const set: DeviceNumberSet = {
