@@ -185,6 +185,33 @@ describe('a fold of every row from the books', () => {
     expect(worker.series()).toEqual([...expected.values()].sort(byOrder));
     expect(worker.db.prepare('SELECT count(*) FROM telemetry_log').pluck().get()).toBe(0);
   });
+
+  it('moves long runs of one device\'s rows, and runs around another device\'s, as written one by one', () => {
+    const worker = connect(newStoreFile());
+    // Device 1's rows come in runs of consecutive rowids longer than a run holds (63) and than a
+    // statement (64 rows), each (key, ts) three times in a run; device 2's in runs of 1 to 5 between.
+    const expected = new Map<string, Row>();
+    const latest = new Map<string, Row>();
+    const keep = (row: Row) => {
+      expected.set(`${row[0]} ${row[1]} ${row[2]}`, row);
+      const pair = `${row[0]} ${row[1]}`;
+      if (!latest.has(pair) || row[2] >= latest.get(pair)![2]) latest.set(pair, row);
+    };
+    for (let batch = 0; batch < 4; batch++) {
+      const rows: Row[] = [];
+      for (let i = 0; i < 200; i++) rows.push([1, `k${i % 2}`, batch * 100 + Math.floor(i / 6), `${batch}-${i}`]);
+      for (let i = 0; i <= batch; i++) rows.push([2, 'k', batch * 10 + i, `${batch}-${i}`]);
+      rows.forEach(keep);
+      worker.append(rows);
+      // A read of device 2 folds it on its own, out of the books; the next fold of every row goes on from them.
+      if (batch === 1) worker.foldDevice(2);
+    }
+    worker.foldAll();
+    const byOrder = (a: Row, b: Row) => a[0] - b[0] || a[1].localeCompare(b[1]) || a[2] - b[2];
+    expect(worker.series()).toEqual([...expected.values()].sort(byOrder));
+    expect(worker.latest()).toEqual([...latest.values()].sort(byOrder));
+    expect(worker.db.prepare('SELECT count(*) FROM telemetry_log').pluck().get()).toBe(0);
+  });
 });
 
 describe('every kind of fold', () => {
