@@ -84,8 +84,9 @@ const UPSERT_LATEST = `ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, t
 /**
  * Rows of the log as runs of consecutive rowids, each one integer: its first rowid times RUN plus its
  * length (1 to RUN - 1). A message's rows are appended together, so a fleet's fold names a third of
- * its rows' rowids with 3-key messages, and one device's a few: listing every rowid, the JSON array's
- * text and json_each's parse of it cost a fold of 200,000 rows at 10,000 devices ~45 ms of its ~350.
+ * its rows' rowids with 3-key messages, and one device's a few. Listing every rowid, the JSON array's
+ * text and json_each's parse of it took ~40 ms of a fold of 200,000 rows at 10,000 devices (~260 ms);
+ * one device's fold went from 0.51 to 0.39 µs a row.
  */
 const RUN = 64;
 /** Rowids up to this pack into a run exactly (a double's integers end at 2^53). */
