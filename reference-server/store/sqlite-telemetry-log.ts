@@ -13,22 +13,26 @@
 // rows needs no room for the rows it deletes. Rows of a device deleted meanwhile
 // are dropped (device numbers are never reused: sqlite-schema.ts).
 //
-// A fold of every row works from the writer's books when it can: the rows it appended since its last
-// fold of every row, by device in log order (runs of consecutive rowids), and for each (device, key)
-// pair the row of its greatest ts. The fold then inserts the rows in that order, which walks telemetry's B-tree as
-// sorting the log would, without the sort (a third of the insert's instructions), and takes each
-// pair's latest value from its row by rowid instead of grouping the whole log (a quarter of a fold's
-// time). The books are trusted only while the log holds as many rows as they count: rows a stop or a
-// crash left, rows another connection appended (the store's own after the worker has gone) or folded
-// (a delete's fold on the store's connection), and a rolled-back batch all break that count, and the
-// fold then sorts and groups the log in SQL as before. (Rows appended and rows folded by another
-// connection between two folds could cancel out; the store's connection appends only once the worker
-// has gone, or in a TTL write that folds the device in the same savepoint.)
+// A fold of every row works from the writer's books when it can (row-writer-books.ts): the rows it
+// appended since its last fold of every row, by device in log order (runs of consecutive rowids), and
+// for each (device, key) pair the row of its greatest ts. The fold then inserts the rows in that order,
+// which walks telemetry's B-tree as sorting the log would, without the sort (a third of the insert's
+// instructions), and takes each pair's latest value from its row by rowid instead of grouping the
+// whole log (a quarter of a fold's time). The books are trusted only while the log holds as many rows
+// as they count: rows a stop or a crash left, rows another connection appended (the store's own after
+// the worker has gone) or folded (a delete's fold on the store's connection), and a rolled-back batch
+// all break that count, and the fold then sorts and groups the log in SQL as before. (Rows appended
+// and rows folded by another connection between two folds could cancel out; the store's connection
+// appends only once the worker has gone, or in a TTL write that folds the device in the same
+// savepoint.)
 import type { Database, Statement } from 'better-sqlite3';
 import { CELL_KIND, NUMS, TEXT_CELL, TYPES, type PackedRows } from './telemetry-rows.js';
+import { createRowWriterBooks, RUN, type RowWriterBooks } from './row-writer-books.js';
 
 /** Rows per statement; longer runs take several (SQLite allows 32,766 parameters). */
 const MAX_ROWS = 64;
+/** Rows the books hold before they first grow. */
+const BOOKED_ROWS = 1024;
 /** Key ids kept in memory; past this the cache starts over (keys are the devices' own names). */
 const KEY_CACHE_SIZE = 100_000;
 
@@ -81,42 +85,6 @@ function foldRows(db: Database, source: string): Statement {
 const UPSERT_LATEST = `ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
   WHERE excluded.ts >= telemetry_latest.ts`;
 
-/**
- * Rows of the log as runs of consecutive rowids, each one integer: its first rowid times RUN plus its
- * length (1 to RUN - 1). A message's rows are appended together, so a fleet's fold names a third of
- * its rows' rowids with 3-key messages, and one device's a few. Listing every rowid, the JSON array's
- * text and json_each's parse of it took ~40 ms of a fold of 200,000 rows at 10,000 devices (~260 ms);
- * one device's fold went from 0.51 to 0.39 µs a row.
- */
-const RUN = 64;
-/** Rowids up to this pack into a run exactly (a double's integers end at 2^53). */
-const MAX_RUN_ROWID = 2 ** 53 / RUN - 1;
-/** The rowid after a run's last. */
-const runEnd = (run: number) => Math.floor(run / RUN) + (run % RUN);
-
-/**
- * The rows this writer appended of one device that are in the log (runs, in log order), and for each
- * key the row of its greatest ts (the later on a tie), a run of that one row: `latest[at.get(key)]`,
- * with that ts in `ts`, an array of doubles, so that booking a row allocates nothing (a ts as a Map's
- * value would be a heap number a row).
- */
-interface DeviceBooks {
-  runs: number[];
-  /** Its rows in the runs. */
-  rows: number;
-  at: Map<number, number>;
-  ts: number[];
-  latest: number[];
-}
-
-/** What the log holds, as one writer knows it (undefined where it does not). */
-interface Books {
-  devices: Map<number, DeviceBooks>;
-  rows: number;
-}
-
-const emptyBooks = (): Books => ({ devices: new Map(), rows: 0 });
-
 export function createRowWriter(db: Database): RowWriter {
   // Statements by row count, prepared on first use.
   const appends: Statement[] = [];
@@ -135,7 +103,7 @@ export function createRowWriter(db: Database): RowWriter {
   const logRows = db.prepare('SELECT count(*) FROM telemetry_log').pluck();
   // Log rows by the books' runs (a JSON array), by device: json_each is the outer loop (CROSS JOIN) and
   // yields the array in order, each run a range of rowids. The runs are only those of devices that
-  // exist (bookedRuns).
+  // exist (`existing`).
   const booked = `FROM json_each(?) j CROSS JOIN telemetry_log l
     ON l.rowid >= j.value / ${RUN} AND l.rowid < j.value / ${RUN} + j.value % ${RUN}`;
   // Of the devices in a JSON array, those that exist: once a device per fold instead of once a row.
@@ -172,51 +140,9 @@ export function createRowWriter(db: Database): RowWriter {
   const keyIds = new Map<string, number>();
 
   /** Undefined while the log may hold rows this writer did not append (it held some when it started). */
-  let books: Books | undefined = db.prepare('SELECT 1 FROM telemetry_log LIMIT 1').get() === undefined ? emptyBooks() : undefined;
+  let books: RowWriterBooks | undefined = db.prepare('SELECT 1 FROM telemetry_log LIMIT 1').get() === undefined ? createRowWriterBooks(BOOKED_ROWS) : undefined;
   /** The books before the fold of every row just run, should its transaction roll back. */
-  let beforeFold: Books | undefined;
-
-  function book(device: number, key: number, ts: number, rowid: number): void {
-    // Devices by a 32-bit integer (a Map's key that is a heap number costs its hash and an allocation);
-    // anything else, or a rowid too large for a run, leaves the fold to SQL.
-    const num = device | 0;
-    if (num !== device || rowid > MAX_RUN_ROWID) {
-      books = undefined;
-      return;
-    }
-    let d = books!.devices.get(num);
-    if (d === undefined) books!.devices.set(num, (d = { runs: [], rows: 0, at: new Map(), ts: [], latest: [] }));
-    const last = d.runs.length - 1;
-    if (last >= 0 && runEnd(d.runs[last]) === rowid && d.runs[last] % RUN < RUN - 1) d.runs[last]++;
-    else d.runs.push(rowid * RUN + 1);
-    d.rows++;
-    const at = d.at.get(key);
-    if (at === undefined) {
-      d.at.set(key, d.ts.length);
-      d.ts.push(ts);
-      d.latest.push(rowid * RUN + 1);
-    } else if (ts >= d.ts[at]) {
-      d.ts[at] = ts;
-      d.latest[at] = rowid * RUN + 1;
-    }
-  }
-
-  /**
-   * The books' runs for bookedFold, as JSON arrays, by device, so that the tables are walked in order
-   * (a device's few keys sit on one page or two of each); without the rows of devices deleted since
-   * they were appended.
-   */
-  function bookedRuns({ devices }: Books): { rows: string; latest: string } {
-    let rows = '';
-    let latest = '';
-    const nums = [...devices.keys()].sort((a, b) => a - b);
-    for (const device of existing.all(JSON.stringify(nums)) as number[]) {
-      const d = devices.get(device)!;
-      rows += `,${d.runs.join(',')}`;
-      latest += `,${d.latest.join(',')}`;
-    }
-    return { rows: `[${rows.slice(1)}]`, latest: `[${latest.slice(1)}]` };
-  }
+  let beforeFold: RowWriterBooks | undefined;
 
   function keyId(key: string): number {
     let id = keyIds.get(key);
@@ -251,15 +177,17 @@ export function createRowWriter(db: Database): RowWriter {
         // Each row took the rowid after the greatest in the table, so the statement's rows have the
         // `count` rowids up to its last. Five arguments a row: device, key, ts, type, value.
         const first = Number(lastInsertRowid) - count + 1;
-        for (let i = 0, a = 0; i < count && books; i++, a += 5) book(args[a] as number, args[a + 1] as number, args[a + 2] as number, first + i);
-        if (books) books.rows += count;
+        for (let i = 0, a = 0; i < count && books; i++, a += 5) {
+          if (!books.add(args[a] as number, args[a + 1] as number, args[a + 2] as number, first + i)) books = undefined;
+        }
       }
     },
     fold(scope, drop) {
       beforeFold = undefined;
       if (!('device' in scope)) {
-        if (books && books.rows === logRows.get()) {
-          const runs = bookedRuns(books);
+        const rows = books?.rows();
+        if (books && rows === logRows.get()) {
+          const runs = books.runs((devices) => existing.all(JSON.stringify(devices)) as number[]);
           bookedFold.rows.run(runs.rows);
           bookedFold.latest.run(runs.latest);
         } else {
@@ -268,17 +196,11 @@ export function createRowWriter(db: Database): RowWriter {
         }
         clearLog.run();
         beforeFold = books;
-        books = emptyBooks();
+        books = createRowWriterBooks(Math.max(BOOKED_ROWS, rows ?? 0));
         return;
       }
       // Every row of the device leaves the log, whoever appended it.
-      if (books) {
-        const d = books.devices.get(scope.device);
-        if (d) {
-          books.rows -= d.rows;
-          books.devices.delete(scope.device);
-        }
-      }
+      books?.take(scope.device);
       for (const statement of take) statement.run(scope.device);
       taken.latest.run();
       if (drop) for (const key of drop.keys) taken.drop.run(key, drop.startTs, drop.endTs);

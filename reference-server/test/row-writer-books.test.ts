@@ -1,0 +1,94 @@
+// The row writer's books (store/row-writer-books.ts): what a fold of every row is told of the log,
+// checked against the same answer worked out row by row from a list of the rows.
+import { describe, expect, it } from 'vitest';
+import { createRowWriterBooks, RUN } from '../store/row-writer-books.js';
+
+type Row = { device: number; key: number; ts: number; rowid: number };
+
+/** The runs' rowids, one by one. */
+const rowidsOf = (json: string) =>
+  (JSON.parse(json) as number[]).flatMap((run) => Array.from({ length: run % RUN }, (_, i) => Math.floor(run / RUN) + i));
+
+/** Every row by device (ascending) in log order, and each (device, key)'s row of greatest ts, the later on a tie. */
+function expected(rows: Row[]) {
+  const byDevice = [...rows].sort((a, b) => a.device - b.device || a.rowid - b.rowid);
+  const latest = new Map<string, Row>();
+  for (const row of byDevice) {
+    const pair = `${row.device} ${row.key}`;
+    const seen = latest.get(pair);
+    if (!seen || row.ts >= seen.ts) latest.set(pair, row);
+  }
+  const latestInOrder = [...new Set(byDevice.map((r) => `${r.device} ${r.key}`))].map((pair) => latest.get(pair)!.rowid);
+  return { rows: byDevice.map((r) => r.rowid), latest: latestInOrder };
+}
+
+describe('the row writer\'s books', () => {
+  it('give every row by device in log order, as runs, and each key\'s latest row, for devices past 16 bits too', () => {
+    const books = createRowWriterBooks(4);
+    const rows: Row[] = [];
+    let rowid = 5;
+    // Messages of 3 keys from devices in a scrambled order, numbers on both sides of 65,536; a skipped
+    // rowid now and then (another device's row taken out); equal and older ts among a key's rows.
+    const devices = [70_000, 3, 65_536, 1, 3, 200_000, 1, 70_000, 2 ** 31 - 1, 1];
+    for (let round = 0; round < 30; round++) {
+      for (const device of devices) {
+        for (let key = 1; key <= 3; key++) {
+          const row = { device, key, ts: 100 + ((round * 7 + key) % 11), rowid: rowid++ };
+          rows.push(row);
+          expect(books.add(row.device, row.key, row.ts, row.rowid)).toBe(true);
+        }
+        if (round % 4 === 0) rowid++;
+      }
+    }
+    const asked: number[][] = [];
+    const runs = books.runs((withRows) => {
+      asked.push(withRows);
+      return withRows;
+    });
+    expect(asked).toEqual([[1, 3, 65_536, 70_000, 200_000, 2 ** 31 - 1]]);
+    expect(rowidsOf(runs.rows)).toEqual(expected(rows).rows);
+    expect(rowidsOf(runs.latest)).toEqual(expected(rows).latest);
+    // A run holds up to RUN - 1 rows: one device's 200 consecutive rows take four.
+    const one = createRowWriterBooks(16);
+    for (let i = 0; i < 200; i++) one.add(9, i % 2, i, 1000 + i);
+    expect(JSON.parse(one.runs((d) => d).rows)).toEqual([1000 * RUN + 63, 1063 * RUN + 63, 1126 * RUN + 63, 1189 * RUN + 11]);
+    expect(books.rows()).toBe(rows.length);
+  });
+
+  it('leave out the rows of a device taken before they were, and of devices that no longer exist', () => {
+    const books = createRowWriterBooks(1024);
+    const rows: Row[] = [];
+    let rowid = 1;
+    const add = (device: number, key: number, ts: number) => {
+      const row = { device, key, ts, rowid: rowid++ };
+      rows.push(row);
+      books.add(device, key, ts, row.rowid);
+    };
+    add(1, 1, 10);
+    add(2, 1, 10);
+    add(1, 1, 20);
+    books.take(1);
+    add(1, 2, 5);
+    add(3, 1, 1);
+    add(2, 1, 30);
+    books.take(3);
+    expect(books.rows()).toBe(3);
+    const left = rows.filter((r) => (r.device === 1 && r.rowid > 3) || r.device === 2);
+    expect(rowidsOf(books.runs((d) => d).rows)).toEqual(expected(left).rows);
+    // Device 2 deleted meanwhile: only device 1's row after its take.
+    const runs = books.runs((withRows) => withRows.filter((d) => d !== 2));
+    expect(rowidsOf(runs.rows)).toEqual([4]);
+    expect(rowidsOf(runs.latest)).toEqual([4]);
+  });
+
+  it('refuse a row they could not name in a run, whose device is not a 32-bit integer, or whose key id is past 2^20', () => {
+    const books = createRowWriterBooks(8);
+    expect(books.add(1, 1, 0, 2 ** 53 / RUN)).toBe(false);
+    expect(books.add(2 ** 31, 1, 0, 1)).toBe(false);
+    expect(books.add(-1, 1, 0, 1)).toBe(false);
+    expect(books.add(1.5, 1, 0, 1)).toBe(false);
+    expect(books.add(1, 2 ** 20 + 1, 0, 1)).toBe(false);
+    expect(books.add(1, -1, 0, 1)).toBe(false);
+    expect(books.add(1, 1, 0, 2 ** 53 / RUN - 1)).toBe(true);
+  });
+});
