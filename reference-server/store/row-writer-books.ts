@@ -105,7 +105,10 @@ function devicesOf({ rows }: Booked, order: Uint32Array): number[] {
 /** The runs of the rows in `order` of the devices `kept` (ascending), and of each (device, key)'s latest row. */
 function runsOf({ rows }: Booked, order: Uint32Array, kept: number[], maxKey: number): FoldRuns {
   const runs: number[] = [];
-  /** The run being gathered: its first rowid and its length (0: none yet). */
+  /**
+   * The run being gathered: its first rowid and its length (0: none yet). A run may go on into the
+   * next device's rows when their rowids follow on: the runs only give the rows' order.
+   */
   let start = 0;
   let length = 0;
   const latest: number[] = [];
