@@ -86,11 +86,8 @@ function byDevice({ rows, length }: Booked, maxDevice: number): Uint32Array {
   return order;
 }
 
-/** Of the rows in `order`, those still in the log: by device, a row booked before its take is not. */
-function inLog({ rows }: Booked, order: Uint32Array, taken: Map<number, number>): Uint32Array {
-  if (taken.size === 0) return order;
-  return order.filter((i) => i >= (taken.get(rows[i * FIELDS + DEVICE]) ?? 0));
-}
+/** Whether row `i` is still in the log: a row booked before its device's take is not. */
+const inLog = ({ rows }: Booked, taken: Map<number, number>, i: number) => i >= (taken.get(rows[i * FIELDS + DEVICE]) ?? 0);
 
 /** Each device with rows in `order`, ascending. */
 function devicesOf({ rows }: Booked, order: Uint32Array): number[] {
@@ -185,12 +182,13 @@ export function createRowWriterBooks(capacity: number): RowWriterBooks {
     },
     rows() {
       if (taken.size === 0) return booked.length;
-      const all = new Uint32Array(booked.length);
-      for (let i = 0; i < all.length; i++) all[i] = i;
-      return inLog(booked, all, taken).length;
+      let rows = 0;
+      for (let i = 0; i < booked.length; i++) if (inLog(booked, taken, i)) rows++;
+      return rows;
     },
     runs(existing) {
-      const order = inLog(booked, byDevice(booked, maxDevice), taken);
+      const sorted = byDevice(booked, maxDevice);
+      const order = taken.size === 0 ? sorted : sorted.filter((i) => inLog(booked, taken, i));
       return runsOf(booked, order, existing(devicesOf(booked, order)), maxKey);
     },
   };
