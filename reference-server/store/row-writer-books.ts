@@ -7,6 +7,11 @@
 // row in a Map of 10,000 devices' objects, each with a Map of its keys, missed the CPU's caches at
 // every message (6.8 % of the worker's samples at 10,000 devices, ~0.8 µs a message). The fold sorts
 // the rows by device once (a stable radix sort) and walks each device's rows together.
+//
+// A fold of every row may go in slices (a generation, sqlite-telemetry-log.ts): the rows booked when
+// it starts are sorted once and cut into slices of whole devices, in ascending device order; each
+// slice is folded in a transaction of its own, and rows of the devices folded so far are `applied`
+// until the last slice, when the generation's rows leave the log and the books.
 
 /**
  * Rows of the log as runs of consecutive rowids, each one integer: its first rowid times RUN plus its
@@ -29,6 +34,11 @@ export interface FoldRuns {
   latest: string;
 }
 
+/** A slice's runs, and the last device of the slices folded so far (0: none yet). */
+export interface SliceRuns extends FoldRuns {
+  lastDevice: number;
+}
+
 export interface RowWriterBooks {
   /**
    * Books the row appended at `rowid`. False if it cannot (a device not a 32-bit integer, a key id
@@ -37,13 +47,21 @@ export interface RowWriterBooks {
   add(device: number, key: number, ts: number, rowid: number): boolean;
   /** Every row of the device left the log. */
   take(device: number): void;
-  /** The rows booked that are still in the log. */
+  /** The rows booked that are still in the log (applied ones of a generation included). */
   rows(): number;
   /**
-   * The runs of a fold of every row, of the devices that `existing` keeps: it is given the devices
-   * with rows, ascending, and answers those that exist, ascending.
+   * The runs of a fold of every row not yet applied, of the devices that `existing` keeps: it is given
+   * the devices with rows, ascending, and answers those that exist, ascending.
    */
   runs(existing: (devices: number[]) => number[]): FoldRuns;
+  /** The slice a generation folds next (1 to its slice count), or 0 when none is under way. */
+  readonly nextSlice: number;
+  /** Starts a generation of the rows booked so far, in `slices` slices; returns its last row's rowid (0: none). */
+  startGeneration(slices: number): number;
+  /** The runs of the generation's next slice (as `runs`); its rows count as applied from now on. */
+  slice(existing: (devices: number[]) => number[]): SliceRuns;
+  /** The generation's rows left the log (after its last slice). */
+  endGeneration(): void;
 }
 
 /**
@@ -88,6 +106,32 @@ function byDevice({ rows, length }: Booked, maxDevice: number): Uint32Array {
 
 /** Whether row `i` is still in the log: a row booked before its device's take is not. */
 const inLog = ({ rows }: Booked, taken: Map<number, number>, i: number) => i >= (taken.get(rows[i * FIELDS + DEVICE]) ?? 0);
+
+/** A fold of every row in slices: the rows booked when it started, by device, cut into slices. */
+interface Generation {
+  /** The generation's rows are the first `end` booked. */
+  end: number;
+  /** Their indexes by device (byDevice). */
+  order: Uint32Array;
+  /** Where each slice ends in `order`: a device's rows are all in one slice. */
+  cuts: number[];
+  /** The slice folded next (1-based). */
+  next: number;
+  /** The last device of the slices folded so far (0: none; device numbers start at 1). */
+  applied: number;
+}
+
+/** Where each of `slices` slices of about equal rows ends in `order`, moved on to the end of a device's rows. */
+function cutsOf({ rows }: Booked, order: Uint32Array, slices: number): number[] {
+  const cuts: number[] = [];
+  let cut = 0;
+  for (let s = 1; s <= slices; s++) {
+    cut = Math.max(cut, Math.round((order.length * s) / slices));
+    while (cut > 0 && cut < order.length && rows[order[cut] * FIELDS + DEVICE] === rows[order[cut - 1] * FIELDS + DEVICE]) cut++;
+    cuts.push(cut);
+  }
+  return cuts;
+}
 
 /** Each device with rows in `order`, ascending. */
 function devicesOf({ rows }: Booked, order: Uint32Array): number[] {
@@ -157,6 +201,12 @@ export function createRowWriterBooks(capacity: number): RowWriterBooks {
   let maxKey = 0;
   /** For each device taken, the rows booked then: its rows before that left the log. */
   const taken = new Map<number, number>();
+  let generation: Generation | undefined;
+  /** Whether row `i` waits to be folded: in the log, and not a row a generation's slices applied. */
+  const waits = (i: number) =>
+    inLog(booked, taken, i) && !(generation && i < generation.end && booked.rows[i * FIELDS + DEVICE] <= generation.applied);
+  const runsOfOrder = (order: Uint32Array, existing: (devices: number[]) => number[]) =>
+    runsOf(booked, order, existing(devicesOf(booked, order)), maxKey);
 
   return {
     add(device, key, ts, rowid) {
@@ -188,8 +238,35 @@ export function createRowWriterBooks(capacity: number): RowWriterBooks {
     },
     runs(existing) {
       const sorted = byDevice(booked, maxDevice);
-      const order = taken.size === 0 ? sorted : sorted.filter((i) => inLog(booked, taken, i));
-      return runsOf(booked, order, existing(devicesOf(booked, order)), maxKey);
+      return runsOfOrder(taken.size === 0 && !generation ? sorted : sorted.filter(waits), existing);
+    },
+    get nextSlice() {
+      return generation?.next ?? 0;
+    },
+    startGeneration(slices) {
+      const order = byDevice(booked, maxDevice);
+      generation = { end: booked.length, order, cuts: cutsOf(booked, order, slices), next: 1, applied: 0 };
+      return booked.length === 0 ? 0 : booked.rows[(booked.length - 1) * FIELDS + ROWID];
+    },
+    slice(existing) {
+      const gen = generation!;
+      const from = gen.next === 1 ? 0 : gen.cuts[gen.next - 2];
+      const to = gen.cuts[gen.next - 1];
+      const part = gen.order.subarray(from, to);
+      const runs = runsOfOrder(taken.size === 0 ? part : part.filter(waits), existing);
+      if (to > from) gen.applied = booked.rows[gen.order[to - 1] * FIELDS + DEVICE];
+      gen.next = gen.next === gen.cuts.length ? 0 : gen.next + 1;
+      return { ...runs, lastDevice: gen.applied };
+    },
+    endGeneration() {
+      const { end } = generation!;
+      generation = undefined;
+      booked.rows.copyWithin(0, end * FIELDS, booked.length * FIELDS);
+      booked.length -= end;
+      for (const [device, before] of taken) {
+        if (before <= end) taken.delete(device);
+        else taken.set(device, before - end);
+      }
     },
   };
 }

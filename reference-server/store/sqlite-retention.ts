@@ -19,8 +19,9 @@
 //
 // The cleanup deletes from the tables only. Rows still in the telemetry log (sqlite-telemetry.ts) are
 // acknowledged writes not yet applied, as if written after the step: a later pass takes them. A fold
-// never brings back what a step deleted, because every fold takes its rows out of the log; values
-// with a TTL of their own are folded as they are written (ttlWrite).
+// never brings back what a step deleted, because every fold takes its rows out of the log, or leaves
+// them out once applied (a generation's slices, sqlite-telemetry-log.ts); values with a TTL of their
+// own are folded as they are written (ttlWrite).
 import type { Database } from 'better-sqlite3';
 import { DEVICE_NUM, KEY_ID } from './sqlite-telemetry-log.js';
 import type { TelemetryMessage, TelemetryWriter } from './sqlite-telemetry.js';

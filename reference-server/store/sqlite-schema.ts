@@ -195,6 +195,11 @@ const MIGRATIONS: string[] = [
   DROP TABLE telemetry_log;
   ALTER TABLE telemetry_log_coded RENAME TO telemetry_log;
   `,
+  // A fold of every row goes in slices (store/sqlite-telemetry-log.ts): the rows of the log that the
+  // slices so far applied (rowid <= last_rowid and device <= last_device); no row while none is under way.
+  `
+  CREATE TABLE telemetry_fold_progress (last_rowid INTEGER NOT NULL, last_device INTEGER NOT NULL);
+  `,
 ];
 
 /** The newest schema this dhi knows (PRAGMA user_version); a newer file is refused (sqlite-file.ts). */

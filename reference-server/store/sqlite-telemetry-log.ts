@@ -25,6 +25,13 @@
 // and rows folded by another connection between two folds could cancel out; the store's connection
 // appends only once the worker has gone, or in a TTL write that folds the device in the same
 // savepoint.)
+//
+// A fold of every row that is due goes in slices (a generation, sqlite-telemetry.ts says why): the
+// first slice takes the rows in the log then, and each slice folds the rows of a range of devices in a
+// transaction of its own, so that batches go on between them. Until the last slice, whose COMMIT takes
+// the generation's rows out of the log, the rows of the devices folded so far stay in it, applied:
+// telemetry_fold_progress says which (rowid <= last_rowid and device <= last_device), and every fold
+// leaves them out. Slices need the books; without them, a slice folds every row.
 import type { Database, Statement } from 'better-sqlite3';
 import { CELL_KIND, NUMS, TEXT_CELL, TYPES, type PackedRows } from './telemetry-rows.js';
 import { createRowWriterBooks, RUN, type RowWriterBooks } from './row-writer-books.js';
@@ -40,8 +47,14 @@ const KEY_CACHE_SIZE = 100_000;
 export const DEVICE_NUM = (param: string) => `(SELECT num FROM devices WHERE id = ${param})`;
 export const KEY_ID = (param: string) => `(SELECT id FROM telemetry_keys WHERE key = ${param})`;
 
-/** What a fold takes from the log: one device's rows (left in the log), or every row. */
-export type FoldScope = { device: number } | { all: true };
+/** Slice `slice` (1-based) of a generation of `slices`. */
+export interface SliceScope {
+  slice: number;
+  slices: number;
+}
+
+/** What a fold takes from the log: one device's rows, every row, or a slice of a generation. */
+export type FoldScope = { device: number } | { all: true } | SliceScope;
 
 /** Rows a delete is about to remove: of these keys, startTs <= ts < endTs. */
 export interface FoldDrop {
@@ -55,8 +68,9 @@ export interface RowWriter {
   /** Appends packed rows (telemetry-rows.ts) to the log, the key texts replaced by their ids. */
   write(rows: PackedRows): void;
   /**
-   * Moves the rows of `scope` out of the log into the time-series tables; of one device's, the rows
-   * in `drop` count for the latest values only (a delete of them follows: they need no room).
+   * Moves the rows of `scope` out of the log into the time-series tables (a slice's stay in it, applied,
+   * until its generation's last slice); of one device's, the rows in `drop` count for the latest values
+   * only (a delete of them follows: they need no room).
    */
   fold(scope: FoldScope, drop?: FoldDrop): void;
   /** The transaction rolled back: key ids learnt inside it may be gone (and taken by other keys). */
@@ -73,12 +87,17 @@ const ROW_OF_LOG = `l.device, l.key, l.ts, ${TYPE_NAME('l.type')}, l.value`;
 /** A fold's rows into the time series. */
 const INSERT_ROWS = `INSERT OR REPLACE INTO telemetry (device, key, ts, type, value) SELECT ${ROW_OF_LOG}`;
 
+/** In SQL: a row of the log (`l`) that a generation's slices did not apply; parameters: telemetry_fold_progress's columns. */
+const NOT_APPLIED = (l: string) => `NOT (${l}.rowid <= ? AND ${l}.device <= ?)`;
+/** The parameters of NOT_APPLIED when no generation is under way. */
+const NONE_APPLIED: [number, number] = [0, 0];
+
 /** A fold's rows from `source` (the log, or one device's rows moved out of it) into the time series. */
-function foldRows(db: Database, source: string): Statement {
+function foldRows(db: Database, source: string, where = 'true'): Statement {
   // By device, so that the tables' B-trees are walked in order (a device's few keys sit on one page or
   // two); in log order within a device, so that the later of equal (device, key, ts) replaces the
   // earlier. Sorting by key and ts as well costs 9 % more and walks the same pages.
-  return db.prepare(`${INSERT_ROWS} FROM ${source} l JOIN devices d ON d.num = l.device ORDER BY l.device, l.rowid`);
+  return db.prepare(`${INSERT_ROWS} FROM ${source} l JOIN devices d ON d.num = l.device WHERE ${where} ORDER BY l.device, l.rowid`);
 }
 
 /** How a fold's latest values go into telemetry_latest: a key's value moves only to a ts as late or later. */
@@ -91,15 +110,24 @@ export function createRowWriter(db: Database): RowWriter {
   const appendFor = (rows: number) => (appends[rows] ??= db.prepare(`INSERT INTO telemetry_log (device, key, ts, type, value)
     VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`));
   const all = {
-    rows: foldRows(db, 'telemetry_log'),
+    rows: foldRows(db, 'telemetry_log', NOT_APPLIED('l')),
     // Each key's greatest ts in the log: the row of the time series at that ts is the later one on a tie.
     latest: db.prepare(`INSERT INTO telemetry_latest (device, key, ts, type, value)
       SELECT t.device, t.key, t.ts, t.type, t.value
-      FROM (SELECT device, key, max(ts) AS ts FROM telemetry_log GROUP BY device, key) w
+      FROM (SELECT device, key, max(ts) AS ts FROM telemetry_log l WHERE ${NOT_APPLIED('l')} GROUP BY device, key) w
       JOIN telemetry t ON t.device = w.device AND t.key = w.key AND t.ts = w.ts WHERE true
       ${UPSERT_LATEST}`),
   };
   const clearLog = db.prepare('DELETE FROM telemetry_log');
+  const progress = {
+    applied: db.prepare('SELECT last_rowid, last_device FROM telemetry_fold_progress').raw(),
+    set: db.prepare('INSERT OR REPLACE INTO telemetry_fold_progress (rowid, last_rowid, last_device) VALUES (1, ?, ?)'),
+    clear: db.prepare('DELETE FROM telemetry_fold_progress'),
+    // A generation's rows are the log's first: its rowids up to the last.
+    dropGeneration: db.prepare('DELETE FROM telemetry_log WHERE rowid <= ?'),
+  };
+  /** The parameters of NOT_APPLIED: what a generation's slices applied. */
+  const applied = () => (progress.applied.get() as [number, number] | undefined) ?? NONE_APPLIED;
   const logRows = db.prepare('SELECT count(*) FROM telemetry_log').pluck();
   // Log rows by the books' runs (a JSON array), by device: json_each is the outer loop (CROSS JOIN) and
   // yields the array in order, each run a range of rowids. The runs are only those of devices that
@@ -118,11 +146,16 @@ export function createRowWriter(db: Database): RowWriter {
   // A device's rows, log order kept in the rowid (a temporary table: temp_store=MEMORY).
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS telemetry_fold (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL,
     type INTEGER NOT NULL, value)`);
-  const take = [
-    db.prepare(`INSERT INTO temp.telemetry_fold (rowid, device, key, ts, type, value)
-      SELECT rowid, device, key, ts, type, value FROM telemetry_log WHERE device = ?`),
-    db.prepare('DELETE FROM telemetry_log WHERE device = ?'),
-  ];
+  const take = {
+    rows: db.prepare(`INSERT INTO temp.telemetry_fold (rowid, device, key, ts, type, value)
+      SELECT rowid, device, key, ts, type, value FROM telemetry_log l WHERE device = ? AND ${NOT_APPLIED('l')}`),
+    clear: db.prepare('DELETE FROM telemetry_log WHERE device = ?'),
+    // A new row takes the rowid after the log's greatest: had the take removed the generation's last
+    // row and every row after it, new rows would take the generation's rowids, and count as applied.
+    // A row of no device (numbers start at 1; folds drop it) keeps the last rowid until the generation ends.
+    keepGenerationEnd: db.prepare(`INSERT INTO telemetry_log (rowid, device, key, ts, type, value)
+      SELECT last_rowid, 0, 0, 0, 0, NULL FROM telemetry_fold_progress WHERE last_rowid > (SELECT ifnull(max(rowid), 0) FROM telemetry_log)`),
+  };
   const taken = {
     // The latest values from the rows themselves (the greatest ts, the later row on a tie), so that
     // rows a delete drops still count for them, as they would have written one by one.
@@ -143,6 +176,8 @@ export function createRowWriter(db: Database): RowWriter {
   let books: RowWriterBooks | undefined = db.prepare('SELECT 1 FROM telemetry_log LIMIT 1').get() === undefined ? createRowWriterBooks(BOOKED_ROWS) : undefined;
   /** The books before the fold of every row just run, should its transaction roll back. */
   let beforeFold: RowWriterBooks | undefined;
+  /** The last rowid of the generation under way. */
+  let generationEnd = 0;
 
   function keyId(key: string): number {
     let id = keyIds.get(key);
@@ -152,6 +187,43 @@ export function createRowWriter(db: Database): RowWriter {
     if (keyIds.size >= KEY_CACHE_SIZE) keyIds.clear();
     keyIds.set(key, id);
     return id;
+  }
+
+  const existingOf = (devices: number[]) => existing.all(JSON.stringify(devices)) as number[];
+
+  /** Every row not yet applied: from the books' runs when they know the log, else sorted and grouped in SQL. */
+  function foldEvery(): void {
+    const rows = books?.rows();
+    if (books && rows === logRows.get()) {
+      const runs = books.runs(existingOf);
+      bookedFold.rows.run(runs.rows);
+      bookedFold.latest.run(runs.latest);
+    } else {
+      all.rows.run(...applied());
+      all.latest.run(...applied());
+    }
+    clearLog.run();
+    progress.clear.run();
+    beforeFold = books;
+    books = createRowWriterBooks(Math.max(BOOKED_ROWS, rows ?? 0));
+  }
+
+  /** The slice of the generation under way, or its first (which starts it). */
+  function foldSlice({ slice, slices }: SliceScope): void {
+    if (slice === 1 && books?.nextSlice === 0 && books.rows() === logRows.get()) generationEnd = books.startGeneration(slices);
+    // Not the slice the books expect (books lost with a rolled-back slice, or a log they do not know):
+    // every row, which leaves nothing for the generation's other slices.
+    if (!books || books.nextSlice !== slice) return foldEvery();
+    const runs = books.slice(existingOf);
+    bookedFold.rows.run(runs.rows);
+    bookedFold.latest.run(runs.latest);
+    if (books.nextSlice > 0) {
+      progress.set.run(generationEnd, runs.lastDevice);
+      return;
+    }
+    progress.dropGeneration.run(generationEnd);
+    progress.clear.run();
+    books.endGeneration();
   }
 
   return {
@@ -184,24 +256,13 @@ export function createRowWriter(db: Database): RowWriter {
     },
     fold(scope, drop) {
       beforeFold = undefined;
-      if (!('device' in scope)) {
-        const rows = books?.rows();
-        if (books && rows === logRows.get()) {
-          const runs = books.runs((devices) => existing.all(JSON.stringify(devices)) as number[]);
-          bookedFold.rows.run(runs.rows);
-          bookedFold.latest.run(runs.latest);
-        } else {
-          all.rows.run();
-          all.latest.run();
-        }
-        clearLog.run();
-        beforeFold = books;
-        books = createRowWriterBooks(Math.max(BOOKED_ROWS, rows ?? 0));
-        return;
-      }
-      // Every row of the device leaves the log, whoever appended it.
+      if ('slice' in scope) return foldSlice(scope);
+      if ('all' in scope) return foldEvery();
+      // Every row of the device leaves the log, whoever appended it; those a generation applied are not folded again.
       books?.take(scope.device);
-      for (const statement of take) statement.run(scope.device);
+      take.rows.run(scope.device, ...applied());
+      take.clear.run(scope.device);
+      take.keepGenerationEnd.run();
       taken.latest.run();
       if (drop) for (const key of drop.keys) taken.drop.run(key, drop.startTs, drop.endTs);
       taken.rows.run();

@@ -26,7 +26,7 @@ const checkpointer = createWalCheckpointer(path, options);
  */
 const autocheckpoint = (pages: number) => db.pragma(`wal_autocheckpoint = ${pages}`);
 
-/** Commits a fold of every row without checkpointing in its COMMIT, and has the checkpointer do it. */
+/** Commits a fold of every row (or a slice of one) without checkpointing in its COMMIT, and has the checkpointer do it. */
 function commitFoldOfAll(): void {
   if (!checkpointer.ready) {
     commit.run();
@@ -56,7 +56,7 @@ port.on('message', (message: PackedRows | FoldScope | null) => {
     begin.run();
     if ('nums' in message) writer.write(message);
     else writer.fold(message);
-    if ('all' in message) commitFoldOfAll();
+    if ('all' in message || 'slice' in message) commitFoldOfAll();
     else commit.run();
   } catch (error) {
     if (db.inTransaction) rollback.run();

@@ -81,6 +81,46 @@ describe('the row writer\'s books', () => {
     expect(rowidsOf(runs.latest)).toEqual([4]);
   });
 
+  it('cut a generation into slices of whole devices in ascending order, leave out what its slices applied, and drop its rows at its end', () => {
+    const books = createRowWriterBooks(4);
+    const rows: Row[] = [];
+    let rowid = 1;
+    const add = (device: number, key: number, ts: number) => {
+      const row = { device, key, ts, rowid: rowid++ };
+      rows.push(row);
+      expect(books.add(device, key, ts, row.rowid)).toBe(true);
+    };
+    // Devices 1-9 in a scrambled order, device 5 with twice as many rows as the others.
+    for (let round = 0; round < 4; round++) for (const device of [7, 2, 9, 5, 1, 5, 8, 3, 6, 4]) add(device, round % 3, round);
+    expect(books.nextSlice).toBe(0);
+    expect(books.startGeneration(3)).toBe(40);
+    const generation = [...rows];
+    // Rows after the generation's start, and a take, are not the generation's.
+    add(1, 0, 9);
+    books.take(3);
+    const slices: { rows: number[]; latest: number[]; lastDevice: number }[] = [];
+    while (books.nextSlice > 0) {
+      const { rows: sliceRows, latest, lastDevice } = books.slice((d) => d.filter((n) => n !== 8));
+      slices.push({ rows: rowidsOf(sliceRows), latest: rowidsOf(latest), lastDevice });
+      // Midway, a fold of every row takes what no slice applied: the generation's later devices, and the rows after it.
+      if (slices.length === 1) {
+        const left = rows.filter((r) => r.device > lastDevice || r.rowid > 40).filter((r) => r.device !== 3 || r.rowid > 41);
+        expect(rowidsOf(books.runs((d) => d).rows)).toEqual(expected(left).rows);
+      }
+    }
+    // About 13 rows a slice, each cut moved on to the end of a device's rows (devices 1-4 hold 16, 5-6 twelve).
+    expect(slices.map((s) => s.lastDevice)).toEqual([4, 6, 9]);
+    const ofDevices = (from: number, to: number) => generation.filter((r) => r.device >= from && r.device <= to && r.device !== 3 && r.device !== 8);
+    expect(slices.map((s) => s.rows)).toEqual([expected(ofDevices(1, 4)).rows, expected(ofDevices(5, 6)).rows, expected(ofDevices(7, 9)).rows]);
+    expect(slices.map((s) => s.latest)).toEqual([expected(ofDevices(1, 4)).latest, expected(ofDevices(5, 6)).latest, expected(ofDevices(7, 9)).latest]);
+    expect(books.rows()).toBe(37);
+    books.endGeneration();
+    // Left: the row after the generation; device 3's take (before row 41) no longer counts.
+    expect([books.nextSlice, books.rows(), rowidsOf(books.runs((d) => d).rows)]).toEqual([0, 1, [41]]);
+    add(3, 0, 10);
+    expect(rowidsOf(books.runs((d) => d).rows)).toEqual([41, 42]);
+  });
+
   it('refuse a row they could not name in a run, whose device is not a 32-bit integer, or whose key id is past 2^20', () => {
     const books = createRowWriterBooks(8);
     expect(books.add(1, 1, 0, 2 ** 53 / RUN)).toBe(false);

@@ -21,8 +21,11 @@ import type { KvEntry } from '../store/types.js';
 
 const DEVICE = 'device-1';
 
-/** A migrated file database with one device, its group commit with the real worker, and what went to the worker. */
-function setup(foldRows?: number) {
+/**
+ * A migrated file database with one device, its group commit with the real worker, and what went to
+ * the worker. A fold of every row that is due goes in slices of about `sliceRows` (by default, all at once).
+ */
+function setup(foldRows?: number, sliceRows?: number) {
   const path = join(tempDir(), 'worker.db');
   const db = openDatabase(path);
   migrate(db, 'profile-1', 0);
@@ -44,7 +47,7 @@ function setup(foldRows?: number) {
       committer.fold(scope, done);
     },
   };
-  const writer = createTelemetryWriter(db, foldRows === undefined ? undefined : () => foldRows);
+  const writer = createTelemetryWriter(db, foldRows === undefined ? undefined : () => foldRows, sliceRows);
   const group = createGroupCommit<TelemetryMessage, FoldScope, PackedRows>(db, writer, offload);
   const send = (entries: KvEntry[]) =>
     new Promise<void>((resolve, reject) => group.writeBuffered({ deviceId: DEVICE, entries }, (error) => (error ? reject(error) : resolve()), undefined));
@@ -206,6 +209,74 @@ describe('the telemetry log', () => {
     } finally {
       await t.close();
     }
+  });
+
+  it('folds a generation of every row in slices of devices, and no fold applies a row twice, before or after a crash', async () => {
+    const t = setup(6, 2);
+    const copy = join(tempDir(), 'mid-generation.db');
+    try {
+      for (const id of ['device-2', 'device-3']) {
+        t.db.prepare(`INSERT INTO devices (id, name, type, token, credentials_type, profile_id, created_time)
+          VALUES (?, ?, 'default', ?, 'ACCESS_TOKEN', 'profile-1', 0)`).run(id, id, `token-${id}`);
+      }
+      const sendAs = (deviceId: string, entries: KvEntry[]) =>
+        new Promise<void>((resolve, reject) => t.group.writeBuffered({ deviceId, entries }, (error) => (error ? reject(error) : resolve()), undefined));
+      const everyDevice = (entries: KvEntry[]) => Promise.all(['device-1', 'device-2', 'device-3'].map((id) => sendAs(id, entries)));
+      const stored = () => [1, 2, 3].map((device) => t.db.prepare('SELECT count(*) FROM telemetry WHERE device = ?').pluck().get(device));
+      const progress = () => t.db.prepare('SELECT last_rowid, last_device FROM telemetry_fold_progress').raw().all();
+      // As a retention cleanup does: from the tables only, the log left as it is.
+      const expire = (device: number) => t.group.write(() => t.db.prepare('DELETE FROM telemetry WHERE device = ? AND ts = 1').run(device));
+
+      // Six rows, two a device (rowids 1-6): the generation is due before the next batch.
+      await everyDevice([long('a', 1, 1), long('b', 1, 2)]);
+      await sendAs('device-3', [long('c', 2, 3)]);
+      // Its first slice folded device 1's rows, which stay in the log, applied, until the last slice.
+      expect([stored(), t.rows('telemetry_log'), progress()]).toEqual([[2, 0, 0], 7, [[6, 1]]]);
+      await expire(1);
+      // The files as a kill -9 would leave them now, in the middle of the generation.
+      copyFileSync(t.path, copy);
+      copyFileSync(`${t.path}-wal`, `${copy}-wal`);
+      // Two rows gathered since: the second slice (device 2's rows of the generation) before the next batch.
+      await sendAs('device-2', [long('c', 3, 4)]);
+      await sendAs('device-2', [long('d', 4, 5)]);
+      expect([stored(), progress()]).toEqual([[0, 2, 0], [[6, 2]]]);
+      await expire(2);
+      // A read of device 2 folds its rows after the generation, not those the slice applied.
+      expect(await t.group.read(t.writer.foldScope('device-2'), () => stored())).toEqual([0, 2, 0]);
+      // A read across devices folds every row but those applied: nothing expired comes back.
+      expect(await t.group.read(t.writer.foldScope(null), () => stored())).toEqual([0, 2, 3]);
+      expect([t.rows('telemetry_log'), progress(), t.writer.books().folds]).toEqual([0, [], 1]);
+
+      // A whole generation: its three slices, then its rows leave the log, and those gathered since stay.
+      await everyDevice([long('e', 5, 6), long('f', 5, 7)]);
+      // The first slice runs before any write: nothing was appended after the generation's rows.
+      await t.group.write(() => undefined);
+      // (The log was empty: its rowids start at 1 again.)
+      expect([stored(), progress()]).toEqual([[2, 2, 3], [[6, 1]]]);
+      // A read of device 3 takes the generation's last rows out of the log; the rows after them still
+      // come after the generation's, and are not taken for applied ones.
+      expect(await t.group.read(t.writer.foldScope('device-3'), () => stored())).toEqual([2, 2, 5]);
+      await sendAs('device-1', [long('g', 6, 8)]);
+      expect(await t.group.read(t.writer.foldScope('device-1'), () => stored())).toEqual([3, 2, 5]);
+      await sendAs('device-1', [long('h', 7, 9)]);
+      await sendAs('device-2', [long('g', 6, 10)]);
+      expect([stored(), progress()]).toEqual([[3, 4, 5], [[6, 2]]]);
+      await sendAs('device-3', [long('g', 6, 11)]);
+      await sendAs('device-3', [long('h', 7, 12)]);
+      expect([stored(), t.rows('telemetry_log'), progress(), t.writer.books().folds]).toEqual([[3, 4, 5], 4, [], 2]);
+      expect(await t.group.read(t.writer.foldScope(null), () => stored())).toEqual([4, 5, 7]);
+      expect(t.db.prepare('SELECT device, count(*), max(ts) FROM telemetry_latest GROUP BY device').raw().all()).toEqual([[1, 6, 7], [2, 7, 6], [3, 7, 7]]);
+    } finally {
+      await t.close();
+    }
+    // Opened after the crash, the store folds every row but those the first slice applied.
+    const reopened = createSqliteStore(copy);
+    await reopened.foldTelemetryLog();
+    await reopened.close();
+    const after = new Database(copy, { readonly: true });
+    expect(after.prepare('SELECT device, count(*) FROM telemetry GROUP BY device').raw().all()).toEqual([[2, 2], [3, 3]]);
+    expect(after.prepare('SELECT (SELECT count(*) FROM telemetry_log), (SELECT count(*) FROM telemetry_fold_progress)').raw().get()).toEqual([0, 0]);
+    after.close();
   });
 
   it('fails the reads whose fold fails (committed or not), keeps its rows in the log, and folds them at the next read', async () => {
