@@ -8,6 +8,9 @@
 // every message (6.8 % of the worker's samples at 10,000 devices, ~0.8 µs a message). The fold sorts
 // the rows by device once (a stable radix sort) and walks each device's rows together.
 //
+// Each row also names the device's row before it, so that a fold of one device (before a read of it)
+// finds its rows without a pass over the log (sqlite-telemetry-log.ts).
+//
 // A fold of every row may go in slices (a generation, sqlite-telemetry-log.ts): the rows booked when
 // it starts are sorted once and cut into slices of whole devices, in ascending device order; each
 // slice is folded in a transaction of its own, and rows of the devices folded so far are `applied`
@@ -26,6 +29,8 @@ const MAX_RUN_ROWID = 2 ** 53 / RUN - 1;
 const DIGIT = 0xffff;
 /** Key ids up to this are booked (a fold keeps a place by key id: an array of this many at most). */
 const MAX_KEY = 2 ** 20;
+/** Devices numbered below this have their rows chained (an array by device number: 16 MB at most). */
+const CHAINED_DEVICES = 2 ** 22;
 
 export interface FoldRuns {
   /** Every row, by device (ascending), in log order within a device: a JSON array of runs. */
@@ -45,8 +50,12 @@ export interface RowWriterBooks {
    * past MAX_KEY, a rowid too large for a run): the books no longer know the log.
    */
   add(device: number, key: number, ts: number, rowid: number): boolean;
-  /** Every row of the device left the log. */
-  take(device: number): void;
+  /**
+   * Every row of the device leaves the log: the runs of those booked (a JSON array, ascending; a run
+   * may name a row that has left since, or whose rowid a later row took), or undefined for a device
+   * numbered past CHAINED_DEVICES.
+   */
+  take(device: number): string | undefined;
   /** The rows booked that are still in the log (applied ones of a generation included). */
   rows(): number;
   /**
@@ -65,17 +74,18 @@ export interface RowWriterBooks {
 }
 
 /**
- * The rows booked, in log order: FIELDS numbers a row (device, key, ts, rowid) in one array, so that
- * the fold's walk in device order reads a row from one place in memory, not four (with 10,000
- * devices it reads them out of log order, and four arrays took four cache misses a row).
+ * The rows booked, in log order: FIELDS numbers a row (device, key, ts, rowid, and the index of the
+ * device's row before it, -1 for none) in one array, so that the fold's walk in device order reads a
+ * row from one place in memory, not four (with 10,000 devices it reads them out of log order, and four
+ * arrays took four cache misses a row).
  */
 interface Booked {
   rows: Float64Array;
   /** Rows booked. */
   length: number;
 }
-const FIELDS = 4;
-const [DEVICE, KEY, TS, ROWID] = [0, 1, 2, 3];
+const FIELDS = 5;
+const [DEVICE, KEY, TS, ROWID, BEFORE] = [0, 1, 2, 3, 4];
 
 /**
  * Row indexes by device, log order kept within a device: a radix sort of 16 bits a pass, the second
@@ -143,15 +153,40 @@ function devicesOf({ rows }: Booked, order: Uint32Array): number[] {
   return numbers;
 }
 
-/** The runs of the rows in `order` of the devices `kept` (ascending), and of each (device, key)'s latest row. */
-function runsOf({ rows }: Booked, order: Uint32Array, kept: number[], maxKey: number): FoldRuns {
+/** Runs of rowids given in order (runsOf says why runs). */
+interface RunList {
+  add(rowid: number): void;
+  /** The runs, as a JSON array. */
+  json(): string;
+}
+
+function createRunList(): RunList {
   const runs: number[] = [];
-  /**
-   * The run being gathered: its first rowid and its length (0: none yet). A run may go on into the
-   * next device's rows when their rowids follow on: the runs only give the rows' order.
-   */
+  /** The run being gathered: its first rowid and its length (0: none yet). */
   let start = 0;
   let length = 0;
+  return {
+    add(rowid) {
+      if (length > 0 && length < RUN - 1 && start + length === rowid) {
+        length++;
+        return;
+      }
+      if (length > 0) runs.push(start * RUN + length);
+      start = rowid;
+      length = 1;
+    },
+    json() {
+      if (length > 0) runs.push(start * RUN + length);
+      length = 0;
+      return JSON.stringify(runs);
+    },
+  };
+}
+
+/** The runs of the rows in `order` of the devices `kept` (ascending), and of each (device, key)'s latest row. */
+function runsOf({ rows }: Booked, order: Uint32Array, kept: number[], maxKey: number): FoldRuns {
+  // A run may go on into the next device's rows when their rowids follow on: the runs only give the rows' order.
+  const runs = createRunList();
   const latest: number[] = [];
   const latestTs: number[] = [];
   /** By key id, the place in `latest` of the device's row of that key; -1 for none. */
@@ -168,12 +203,7 @@ function runsOf({ rows }: Booked, order: Uint32Array, kept: number[], maxKey: nu
       if (rows[at + DEVICE] !== device) break;
       if (!keep) continue;
       const rowid = rows[at + ROWID];
-      if (length > 0 && length < RUN - 1 && start + length === rowid) length++;
-      else {
-        if (length > 0) runs.push(start * RUN + length);
-        start = rowid;
-        length = 1;
-      }
+      runs.add(rowid);
       const key = rows[at + KEY];
       const ts = rows[at + TS];
       const place = placeOf[key];
@@ -190,8 +220,7 @@ function runsOf({ rows }: Booked, order: Uint32Array, kept: number[], maxKey: nu
     for (const key of deviceKeys) placeOf[key] = -1;
     deviceKeys.length = 0;
   }
-  if (length > 0) runs.push(start * RUN + length);
-  return { rows: JSON.stringify(runs), latest: JSON.stringify(latest) };
+  return { rows: runs.json(), latest: JSON.stringify(latest) };
 }
 
 /** `capacity`: rows before the array first grows (the last fold's rows spare its growing). */
@@ -201,6 +230,8 @@ export function createRowWriterBooks(capacity: number): RowWriterBooks {
   let maxKey = 0;
   /** For each device taken, the rows booked then: its rows before that left the log. */
   const taken = new Map<number, number>();
+  /** By device number (below CHAINED_DEVICES), the index of its last row booked, plus one (0: none since its take). */
+  let lastOf = new Int32Array(0);
   let generation: Generation | undefined;
   /** Whether row `i` waits to be folded: in the log, and not a row a generation's slices applied. */
   const waits = (i: number) =>
@@ -217,18 +248,35 @@ export function createRowWriterBooks(capacity: number): RowWriterBooks {
         wider.set(booked.rows);
         booked.rows = wider;
       }
+      if (device < CHAINED_DEVICES && device >= lastOf.length) {
+        const wider = new Int32Array(Math.min(CHAINED_DEVICES, Math.max(device + 1, lastOf.length * 2)));
+        wider.set(lastOf);
+        lastOf = wider;
+      }
       const { rows } = booked;
       rows[at++] = device;
       rows[at++] = key;
       rows[at++] = ts;
-      rows[at] = rowid;
+      rows[at++] = rowid;
+      rows[at] = device < CHAINED_DEVICES ? lastOf[device] - 1 : -1;
+      if (device < CHAINED_DEVICES) lastOf[device] = booked.length + 1;
       booked.length++;
       if (device > maxDevice) maxDevice = device;
       if (key > maxKey) maxKey = key;
       return true;
     },
     take(device) {
+      const since = taken.get(device) ?? 0;
       taken.set(device, booked.length);
+      if (device >= CHAINED_DEVICES) return undefined;
+      const rowids: number[] = [];
+      for (let i = (lastOf[device] ?? 0) - 1; i >= since; i = booked.rows[i * FIELDS + BEFORE]) rowids.push(booked.rows[i * FIELDS + ROWID]);
+      if (device < lastOf.length) lastOf[device] = 0;
+      // Ascending, each once: a row's rowid may be one a row that left had (SQLite gives the greatest plus one).
+      rowids.sort((a, b) => a - b);
+      const runs = createRunList();
+      for (let j = 0; j < rowids.length; j++) if (j === 0 || rowids[j] !== rowids[j - 1]) runs.add(rowids[j]);
+      return runs.json();
     },
     rows() {
       if (taken.size === 0) return booked.length;
@@ -261,8 +309,12 @@ export function createRowWriterBooks(capacity: number): RowWriterBooks {
     endGeneration() {
       const { end } = generation!;
       generation = undefined;
-      booked.rows.copyWithin(0, end * FIELDS, booked.length * FIELDS);
+      const { rows } = booked;
+      rows.copyWithin(0, end * FIELDS, booked.length * FIELDS);
       booked.length -= end;
+      // Indexes move down by `end`; a chain that went into the generation's rows ends there.
+      for (let i = 0; i < booked.length; i++) rows[i * FIELDS + BEFORE] = rows[i * FIELDS + BEFORE] >= end ? rows[i * FIELDS + BEFORE] - end : -1;
+      for (let d = 0; d < lastOf.length; d++) lastOf[d] = lastOf[d] > end ? lastOf[d] - end : 0;
       for (const [device, before] of taken) {
         if (before <= end) taken.delete(device);
         else taken.set(device, before - end);

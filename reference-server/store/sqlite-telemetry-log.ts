@@ -104,7 +104,12 @@ function foldRows(db: Database, source: string, where = 'true'): Statement {
 const UPSERT_LATEST = `ON CONFLICT (device, key) DO UPDATE SET ts=excluded.ts, type=excluded.type, value=excluded.value
   WHERE excluded.ts >= telemetry_latest.ts`;
 
-export function createRowWriter(db: Database): RowWriter {
+/**
+ * `soleAppender`: no other connection appends to the log while this writer lives (the telemetry
+ * worker's; the store's connection appends once the worker has gone, and in a TTL write that folds the
+ * device in the same savepoint), so that its books know every row a fold of one device takes.
+ */
+export function createRowWriter(db: Database, soleAppender = false): RowWriter {
   // Statements by row count, prepared on first use.
   const appends: Statement[] = [];
   const appendFor = (rows: number) => (appends[rows] ??= db.prepare(`INSERT INTO telemetry_log (device, key, ts, type, value)
@@ -146,10 +151,16 @@ export function createRowWriter(db: Database): RowWriter {
   // A device's rows, log order kept in the rowid (a temporary table: temp_store=MEMORY).
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS telemetry_fold (device INTEGER NOT NULL, key INTEGER NOT NULL, ts INTEGER NOT NULL,
     type INTEGER NOT NULL, value)`);
+  // A device's rows: found by the books' runs (the rowid named by another device's row skipped), else
+  // by a pass over the log (two: the log has no index by device; ~70 ms a fold of one device with
+  // 1,000,000 rows in the log, against ~0.1 by the runs).
   const take = {
     rows: db.prepare(`INSERT INTO temp.telemetry_fold (rowid, device, key, ts, type, value)
       SELECT rowid, device, key, ts, type, value FROM telemetry_log l WHERE device = ? AND ${NOT_APPLIED('l')}`),
     clear: db.prepare('DELETE FROM telemetry_log WHERE device = ?'),
+    bookedRows: db.prepare(`INSERT INTO temp.telemetry_fold (rowid, device, key, ts, type, value)
+      SELECT l.rowid, l.device, l.key, l.ts, l.type, l.value ${booked} WHERE l.device = ? AND ${NOT_APPLIED('l')}`),
+    bookedClear: db.prepare(`DELETE FROM telemetry_log WHERE rowid IN (SELECT l.rowid ${booked} WHERE l.device = ?)`),
     // A new row takes the rowid after the log's greatest: had the take removed the generation's last
     // row and every row after it, new rows would take the generation's rowids, and count as applied.
     // A row of no device (numbers start at 1; folds drop it) keeps the last rowid until the generation ends.
@@ -259,9 +270,14 @@ export function createRowWriter(db: Database): RowWriter {
       if ('slice' in scope) return foldSlice(scope);
       if ('all' in scope) return foldEvery();
       // Every row of the device leaves the log, whoever appended it; those a generation applied are not folded again.
-      books?.take(scope.device);
-      take.rows.run(scope.device, ...applied());
-      take.clear.run(scope.device);
+      const runs = books?.take(scope.device);
+      if (soleAppender && runs !== undefined) {
+        take.bookedRows.run(runs, scope.device, ...applied());
+        take.bookedClear.run(runs, scope.device);
+      } else {
+        take.rows.run(scope.device, ...applied());
+        take.clear.run(scope.device);
+      }
       take.keepGenerationEnd.run();
       taken.latest.run();
       if (drop) for (const key of drop.keys) taken.drop.run(key, drop.startTs, drop.endTs);

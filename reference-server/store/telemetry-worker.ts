@@ -15,7 +15,8 @@ import { createWalCheckpointer } from './wal-checkpointer.js';
 const port = parentPort!;
 const { path, options } = workerData as { path: string; options: ConnectionOptions };
 const db = openDatabase(path, options);
-const writer = createRowWriter(db);
+// The only connection that appends to the log while it lives.
+const writer = createRowWriter(db, true);
 const begin = db.prepare('BEGIN IMMEDIATE');
 const commit = db.prepare('COMMIT');
 const rollback = db.prepare('ROLLBACK');

@@ -121,6 +121,35 @@ describe('the row writer\'s books', () => {
     expect(rowidsOf(books.runs((d) => d).rows)).toEqual([41, 42]);
   });
 
+  it('name the rows of a device taken, since its last take and after its generation, each rowid once', () => {
+    const books = createRowWriterBooks(2);
+    const add = (device: number, rowid: number) => expect(books.add(device, 1, rowid, rowid)).toBe(true);
+    for (const [device, rowid] of [[1, 1], [2, 2], [1, 3], [1, 4], [3, 5]]) add(device, rowid);
+    expect(rowidsOf(books.take(1)!)).toEqual([1, 3, 4]);
+    // After its take, only its later rows; one of them took the rowid of a row that left the log.
+    add(1, 6);
+    add(1, 4);
+    expect(rowidsOf(books.take(1)!)).toEqual([4, 6]);
+    expect(books.take(1)).toBe('[]');
+    // A rowid booked twice for a device (its row left unbooked, and a new one took its rowid): named once.
+    add(5, 9);
+    add(5, 9);
+    expect(JSON.parse(books.take(5)!)).toEqual([9 * RUN + 1]);
+    // A generation's rows leave the books at its end; the rows after it stay chained.
+    add(2, 7);
+    books.startGeneration(1);
+    add(2, 8);
+    add(3, 10);
+    add(2, 11);
+    books.slice((d) => d);
+    books.endGeneration();
+    expect([rowidsOf(books.take(2)!), rowidsOf(books.take(3)!)]).toEqual([[8, 11], [10]]);
+    // Past CHAINED_DEVICES, no chain: the fold of the device finds its rows in the log itself.
+    add(2 ** 22, 12);
+    expect(books.take(2 ** 22)).toBeUndefined();
+    expect(rowidsOf(books.runs((d) => d).rows)).toEqual([]);
+  });
+
   it('refuse a row they could not name in a run, whose device is not a 32-bit integer, or whose key id is past 2^20', () => {
     const books = createRowWriterBooks(8);
     expect(books.add(1, 1, 0, 2 ** 53 / RUN)).toBe(false);
