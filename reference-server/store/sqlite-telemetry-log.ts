@@ -26,7 +26,7 @@
 // appends only once the worker has gone, or in a TTL write that folds the device in the same
 // savepoint.)
 //
-// A fold of every row that is due goes in slices (a generation, sqlite-telemetry.ts says why): the
+// A fold of every row that is due may go in slices (a generation, sqlite-telemetry.ts says why): the
 // first slice takes the rows in the log then, and each slice folds the rows of a range of devices in a
 // transaction of its own, so that batches go on between them. Until the last slice, whose COMMIT takes
 // the generation's rows out of the log, the rows of the devices folded so far stay in it, applied:

@@ -314,7 +314,10 @@ export interface TelemetryDelete {
 export interface TelemetryLogBooks {
   /** Rows gathered into the log: one per key of each telemetry write. */
   rows: number;
-  /** Folds of the whole log into the time series: those due after enough rows, and those asked for. */
+  /**
+   * Folds of the whole log into the time series: those due after enough rows (a generation of slices
+   * counts once, at its last slice), and those asked for.
+   */
   folds: number;
 }
 

@@ -22,6 +22,19 @@ function expected(rows: Row[]) {
   return { rows: byDevice.map((r) => r.rowid), latest: latestInOrder };
 }
 
+/** Books, and the rows booked in them, one after the other from rowid 1. */
+function booked(capacity: number) {
+  const books = createRowWriterBooks(capacity);
+  const rows: Row[] = [];
+  let rowid = 1;
+  const add = (device: number, key: number, ts: number) => {
+    const row = { device, key, ts, rowid: rowid++ };
+    rows.push(row);
+    expect(books.add(device, key, ts, row.rowid)).toBe(true);
+  };
+  return { books, rows, add };
+}
+
 describe('the row writer\'s books', () => {
   it('give every row by device in log order, as runs, and each key\'s latest row, for devices past 16 bits too', () => {
     const books = createRowWriterBooks(4);
@@ -56,14 +69,7 @@ describe('the row writer\'s books', () => {
   });
 
   it('leave out the rows of a device taken before they were, and of devices that no longer exist', () => {
-    const books = createRowWriterBooks(1024);
-    const rows: Row[] = [];
-    let rowid = 1;
-    const add = (device: number, key: number, ts: number) => {
-      const row = { device, key, ts, rowid: rowid++ };
-      rows.push(row);
-      books.add(device, key, ts, row.rowid);
-    };
+    const { books, rows, add } = booked(1024);
     add(1, 1, 10);
     add(2, 1, 10);
     add(1, 1, 20);
@@ -82,14 +88,7 @@ describe('the row writer\'s books', () => {
   });
 
   it('cut a generation into slices of whole devices in ascending order, leave out what its slices applied, and drop its rows at its end', () => {
-    const books = createRowWriterBooks(4);
-    const rows: Row[] = [];
-    let rowid = 1;
-    const add = (device: number, key: number, ts: number) => {
-      const row = { device, key, ts, rowid: rowid++ };
-      rows.push(row);
-      expect(books.add(device, key, ts, row.rowid)).toBe(true);
-    };
+    const { books, rows, add } = booked(4);
     // Devices 1-9 in a scrambled order, device 5 with twice as many rows as the others.
     for (let round = 0; round < 4; round++) for (const device of [7, 2, 9, 5, 1, 5, 8, 3, 6, 4]) add(device, round % 3, round);
     expect(books.nextSlice).toBe(0);
