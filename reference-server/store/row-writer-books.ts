@@ -15,17 +15,8 @@
 // it starts are sorted once and cut into slices of whole devices, in ascending device order; each
 // slice is folded in a transaction of its own, and rows of the devices folded so far are `applied`
 // until the last slice, when the generation's rows leave the log and the books.
+import { createRunList, MAX_RUN_ROWID, RUN } from './rowid-runs.js';
 
-/**
- * Rows of the log as runs of consecutive rowids, each one integer: its first rowid times RUN plus its
- * length (1 to RUN - 1). A message's rows are appended together, so a fleet's fold names a third of
- * its rows' rowids with 3-key messages, and one device's a few. Listing every rowid, the JSON array's
- * text and json_each's parse of it took ~40 ms of a fold of 200,000 rows at 10,000 devices (~260 ms);
- * one device's fold went from 0.51 to 0.39 µs a row.
- */
-export const RUN = 64;
-/** Rowids up to this pack into a run exactly (a double's integers end at 2^53). */
-const MAX_RUN_ROWID = 2 ** 53 / RUN - 1;
 const DIGIT = 0xffff;
 /** Key ids up to this are booked (a fold keeps a place by key id: an array of this many at most). */
 const MAX_KEY = 2 ** 20;
@@ -151,36 +142,6 @@ function devicesOf({ rows }: Booked, order: Uint32Array): number[] {
     if (device !== numbers[numbers.length - 1]) numbers.push(device);
   }
   return numbers;
-}
-
-/** Runs of rowids given in order (runsOf says why runs). */
-interface RunList {
-  add(rowid: number): void;
-  /** The runs, as a JSON array. */
-  json(): string;
-}
-
-function createRunList(): RunList {
-  const runs: number[] = [];
-  /** The run being gathered: its first rowid and its length (0: none yet). */
-  let start = 0;
-  let length = 0;
-  return {
-    add(rowid) {
-      if (length > 0 && length < RUN - 1 && start + length === rowid) {
-        length++;
-        return;
-      }
-      if (length > 0) runs.push(start * RUN + length);
-      start = rowid;
-      length = 1;
-    },
-    json() {
-      if (length > 0) runs.push(start * RUN + length);
-      length = 0;
-      return JSON.stringify(runs);
-    },
-  };
 }
 
 /** The runs of the rows in `order` of the devices `kept` (ascending), and of each (device, key)'s latest row. */

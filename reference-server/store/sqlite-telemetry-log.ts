@@ -34,7 +34,8 @@
 // leaves them out. Slices need the books; without them, a slice folds every row.
 import type { Database, Statement } from 'better-sqlite3';
 import { CELL_KIND, NUMS, TEXT_CELL, TYPES, type PackedRows } from './telemetry-rows.js';
-import { createRowWriterBooks, RUN, type RowWriterBooks } from './row-writer-books.js';
+import { createRowWriterBooks, type RowWriterBooks } from './row-writer-books.js';
+import { RUN } from './rowid-runs.js';
 
 /** Rows per statement; longer runs take several (SQLite allows 32,766 parameters). */
 const MAX_ROWS = 64;

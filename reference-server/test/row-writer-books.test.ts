@@ -1,7 +1,8 @@
 // The row writer's books (store/row-writer-books.ts): what a fold of every row is told of the log,
 // checked against the same answer worked out row by row from a list of the rows.
 import { describe, expect, it } from 'vitest';
-import { createRowWriterBooks, RUN } from '../store/row-writer-books.js';
+import { createRowWriterBooks } from '../store/row-writer-books.js';
+import { RUN } from '../store/rowid-runs.js';
 
 type Row = { device: number; key: number; ts: number; rowid: number };
 
