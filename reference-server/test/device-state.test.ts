@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, startTestServer, stopTestServer, tempDir, type TestServer } from './helpers.js';
 import { adminApi, newDeviceVia, openPolls, type Api } from './control-helpers.js';
 import { validateConfig, ConfigError } from '../config.js';
+import { newDevice } from '../device-records.js';
 
 type Attribute = { key: string; value: unknown; lastUpdateTs: number };
 
@@ -138,6 +139,26 @@ describe('device state as server attributes', () => {
     expect(await serverAttributes(kept.id)).toMatchObject({ active: true, lastActivityTime: expect.any(Number) });
     expect(store.deviceById(gone.id)).toBeUndefined();
     expect(store.attributes(gone.id, 'SERVER_SCOPE')).toEqual([]);
+  });
+
+  it('saves a fleet\'s activity in transactions of at most 500 devices, so that requests go on between them, and loses none', async () => {
+    const { store } = server.ctx;
+    const profileId = store.defaultProfile().id;
+    const fleet = Array.from({ length: 1201 }, (_, i) => newDevice({ name: `fleet-${i}`, profileId }));
+    await store.write(() => fleet.forEach((device) => store.insertDevice(device)));
+    await server.ctx.deviceState.flush();
+    for (const device of fleet) expect((await call(server.httpUrl, 'GET', `/api/v1/${device.token}/attributes`)).status).toBe(200);
+    const writes = vi.spyOn(store, 'write');
+    try {
+      await server.ctx.deviceState.flush();
+      const runs = writes.mock.calls.map(([, run]) => run as [string, unknown][]);
+      expect(runs.length).toBeGreaterThanOrEqual(3);
+      expect(Math.max(...runs.map((run) => run.length))).toBeLessThanOrEqual(500);
+      expect(new Set(runs.flat().map(([id]) => id))).toEqual(new Set(fleet.map((device) => device.id)));
+    } finally {
+      writes.mockRestore();
+    }
+    for (const device of fleet) expect(store.attributes(device.id, 'SERVER_SCOPE', ['active'])).toMatchObject([{ value: true }]);
   });
 
   it('watches every device after a restart: one saved active goes inactive, one never active gets its inactivityAlarmTime', async () => {
