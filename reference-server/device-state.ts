@@ -13,8 +13,9 @@
 // devices' entries again every 3 s (Map.set 2.3 % of the event loop's samples, 1.1 % kept). As
 // ThingsBoard's transport reports a device's last activity once per
 // transport.sessions.report_timeout (3 s, strategy LAST), the marks become saves once per
-// --activity-report-interval, in transactions of DEVICES_PER_WRITE devices at most. Saves the store
-// refuses for now (a full disk) wait for the next flush; the store's outage watcher logs the spell, once.
+// --activity-report-interval, in device id order, in transactions of DEVICES_PER_WRITE devices at
+// most. Saves the store refuses for now (a full disk) wait for the next flush; the store's outage
+// watcher logs the spell, once.
 import { DeletedMeanwhile, StoreUnavailable, type KvEntry, type SavedState, type Store } from './store/types.js';
 import type { ServerConfig } from './config.js';
 
@@ -245,7 +246,12 @@ export function createDeviceState(store: Store, config: Readonly<ServerConfig>, 
       await started;
       const now = Date.now();
       let marked = 0;
-      for (const [deviceId, ts] of marks) {
+      // In the order of device ids, by which the store keeps attributes: a run of devices then
+      // rewrites the pages of one stretch of the table, where in the order of their first requests
+      // it rewrote a page for each device across all of it (10,000 devices: the loop's commits of
+      // device state 172-272 -> 68-97 ms in 5 s; the bytes written a request, medians, 1.15 -> 0.85 KB).
+      for (const deviceId of [...marks.keys()].sort()) {
+        const ts = marks.get(deviceId)!;
         const state = stateOf(deviceId);
         if (!state) marks.delete(deviceId);
         else if (ts > state.lastActivityTime) {

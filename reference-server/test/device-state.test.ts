@@ -141,7 +141,7 @@ describe('device state as server attributes', () => {
     expect(store.attributes(gone.id, 'SERVER_SCOPE')).toEqual([]);
   });
 
-  it('saves a fleet\'s activity in transactions of at most 500 devices, so that requests go on between them, and loses none', async () => {
+  it('saves a fleet\'s activity in transactions of at most 500 devices in device id order, so that requests go on between them and each rewrites one stretch of the attributes, and loses none', async () => {
     const { store } = server.ctx;
     const profileId = store.defaultProfile().id;
     const fleet = Array.from({ length: 1201 }, (_, i) => newDevice({ name: `fleet-${i}`, profileId }));
@@ -154,7 +154,10 @@ describe('device state as server attributes', () => {
       const runs = writes.mock.calls.map(([, run]) => run as [string, unknown][]);
       expect(runs.length).toBeGreaterThanOrEqual(3);
       expect(Math.max(...runs.map((run) => run.length))).toBeLessThanOrEqual(500);
-      expect(new Set(runs.flat().map(([id]) => id))).toEqual(new Set(fleet.map((device) => device.id)));
+      const ids = runs.flat().map(([id]) => id);
+      expect(new Set(ids)).toEqual(new Set(fleet.map((device) => device.id)));
+      // Ascending across the runs, so that each run covers the ids between its first and its last.
+      expect(ids).toEqual([...ids].sort());
     } finally {
       writes.mockRestore();
     }
